@@ -1,0 +1,223 @@
+//! The command line: `perft`, `divide`, `check`, `moves`, `variants`. Errors go to stderr with
+//! a non-zero exit code; nothing a user types can panic the program.
+
+use crate::movegen::{legal_moves, move_to_string, parse_move};
+use crate::moves::MoveList;
+use crate::perft::{divide, perft_threads};
+use crate::position::Position;
+use crate::variant::{builtin_variants, VariantSet};
+use std::time::Instant;
+
+const USAGE: &str = "\
+usage: chimera [SUBCOMMAND] [OPTIONS]
+
+Without a subcommand the engine reads protocol commands from standard input.
+
+subcommands:
+  perft  [--variant NAME] [--fen FEN] [--moves M1 M2 ...] [--threads N] DEPTH
+                       count the leaves of the legal move tree
+  divide [--variant NAME] [--fen FEN] [--moves M1 M2 ...] [--threads N] DEPTH
+                       perft per root move
+  moves  [--variant NAME] [--fen FEN] [--moves ...]
+                       list the legal moves (canonical spelling, ASCII order)
+  check  FILE          validate a variants.ini file (built-in variants are its parents)
+  variants             list the known variants
+  help                 this text
+
+common options:
+  --variants FILE      load a user variants.ini on top of the built-in one";
+
+/// Parsed common options.
+struct Options {
+    variant: String,
+    fen: Option<String>,
+    moves: Vec<String>,
+    threads: usize,
+    variants_file: Option<String>,
+    positional: Vec<String>,
+}
+
+fn parse_options(args: &[String]) -> Result<Options, String> {
+    let mut o = Options {
+        variant: "chess".into(),
+        fen: None,
+        moves: Vec::new(),
+        threads: 1,
+        variants_file: None,
+        positional: Vec::new(),
+    };
+    let mut i = 0;
+    let value = |i: usize, name: &str| -> Result<String, String> {
+        args.get(i + 1)
+            .cloned()
+            .ok_or_else(|| format!("{name} needs a value"))
+    };
+    while i < args.len() {
+        match args[i].as_str() {
+            "--variant" => {
+                o.variant = value(i, "--variant")?;
+                i += 2;
+            }
+            "--fen" => {
+                o.fen = Some(value(i, "--fen")?);
+                i += 2;
+            }
+            "--threads" => {
+                let v = value(i, "--threads")?;
+                o.threads = v
+                    .parse()
+                    .ok()
+                    .filter(|n| (1..=1024).contains(n))
+                    .ok_or_else(|| format!("--threads takes a number from 1 to 1024, not '{v}'"))?;
+                i += 2;
+            }
+            "--variants" => {
+                o.variants_file = Some(value(i, "--variants")?);
+                i += 2;
+            }
+            "--moves" => {
+                i += 1;
+                while i < args.len() && !args[i].starts_with("--") {
+                    o.moves.push(args[i].clone());
+                    i += 1;
+                }
+            }
+            s if s.starts_with("--") => return Err(format!("unknown option '{s}'")),
+            _ => {
+                o.positional.push(args[i].clone());
+                i += 1;
+            }
+        }
+    }
+    Ok(o)
+}
+
+fn load_variants(o: &Options) -> Result<VariantSet, String> {
+    let mut set = builtin_variants();
+    if let Some(f) = &o.variants_file {
+        set.load_file(f).map_err(|e| e.to_string())?;
+    }
+    Ok(set)
+}
+
+fn setup(o: &Options) -> Result<Position, String> {
+    let set = load_variants(o)?;
+    let rules = set.get(&o.variant).ok_or_else(|| {
+        format!(
+            "unknown variant '{}' (known: {})",
+            o.variant,
+            set.names().join(", ")
+        )
+    })?;
+    let mut pos = match &o.fen {
+        Some(f) => Position::from_fen(rules, f).map_err(|e| format!("bad FEN '{f}': {e}"))?,
+        None => Position::startpos(rules),
+    };
+    for m in &o.moves {
+        let mv = parse_move(&mut pos, m).map_err(|e| e.to_string())?;
+        pos.make(mv);
+    }
+    Ok(pos)
+}
+
+fn depth_arg(o: &Options) -> Result<u32, String> {
+    match o.positional.as_slice() {
+        [d] => d
+            .parse()
+            .ok()
+            .filter(|d| *d <= 64)
+            .ok_or_else(|| format!("DEPTH must be a number from 0 to 64, not '{d}'")),
+        [] => Err("missing DEPTH".into()),
+        _ => Err(format!("unexpected arguments: {}", o.positional.join(" "))),
+    }
+}
+
+fn cmd_perft(o: &Options, per_move: bool) -> Result<(), String> {
+    let pos = setup(o)?;
+    let depth = depth_arg(o)?;
+    crate::geometry::attacks::init();
+    let start = Instant::now();
+    let nodes = if per_move {
+        let d = divide(&pos, depth.max(1), o.threads);
+        for (m, n) in &d {
+            println!("{m}: {n}");
+        }
+        let total: u64 = if depth == 0 {
+            1
+        } else {
+            d.iter().map(|x| x.1).sum()
+        };
+        println!();
+        println!("Moves: {}", d.len());
+        total
+    } else {
+        perft_threads(&pos, depth, o.threads)
+    };
+    let secs = start.elapsed().as_secs_f64();
+    println!("Nodes: {nodes}");
+    println!("Time: {:.3} s", secs);
+    println!("NPS: {:.0}", nodes as f64 / secs.max(1e-9));
+    Ok(())
+}
+
+fn cmd_moves(o: &Options) -> Result<(), String> {
+    let mut pos = setup(o)?;
+    let mut list = MoveList::new();
+    legal_moves(&mut pos, &mut list);
+    let mut names: Vec<String> = list
+        .iter()
+        .map(|&m| move_to_string(&pos, m).to_string())
+        .collect();
+    names.sort();
+    println!("{}", names.join(" "));
+    println!("Moves: {}", names.len());
+    Ok(())
+}
+
+fn cmd_check(o: &Options) -> Result<(), String> {
+    let [file] = o.positional.as_slice() else {
+        return Err("check takes one FILE".into());
+    };
+    let mut set = builtin_variants();
+    let names = set.load_file(file).map_err(|e| e.to_string())?;
+    println!(
+        "{file}: OK, {} variant(s): {}",
+        names.len(),
+        names.join(", ")
+    );
+    Ok(())
+}
+
+/// Runs the command line; returns the process exit code.
+pub fn run(args: &[String]) -> i32 {
+    let Some(cmd) = args.first() else {
+        eprintln!("chimera: the protocol session (uci/xboard) is not available in this build yet");
+        eprintln!("{USAGE}");
+        return 2;
+    };
+    let rest = &args[1..];
+    let result = match cmd.as_str() {
+        "help" | "--help" | "-h" => {
+            println!("{USAGE}");
+            Ok(())
+        }
+        "perft" | "divide" | "moves" | "check" | "variants" => match parse_options(rest) {
+            Err(e) => Err(e),
+            Ok(o) => match cmd.as_str() {
+                "perft" => cmd_perft(&o, false),
+                "divide" => cmd_perft(&o, true),
+                "moves" => cmd_moves(&o),
+                "check" => cmd_check(&o),
+                _ => load_variants(&o).map(|set| println!("{}", set.names().join("\n"))),
+            },
+        },
+        other => Err(format!("unknown subcommand '{other}' (try 'chimera help')")),
+    };
+    match result {
+        Ok(()) => 0,
+        Err(e) => {
+            eprintln!("chimera: {e}");
+            1
+        }
+    }
+}

@@ -1,0 +1,18 @@
+//! Chimera: a multi-variant chess engine.
+//!
+//! Layers, each knowing only those before it:
+//! `geometry` (squares, bitboards, attack tables) <- `piece` (types, Betza) <- `variant`
+//! (variants.ini -> `Rules`) <- `position` (board, make/unmake, Zobrist, FEN) <- `movegen`
+//! (orthodox and generic generators, notation) <- `rules` (one module per special mechanic)
+//! <- `perft` <- `cli`.
+#![deny(missing_docs)]
+
+pub mod cli;
+pub mod geometry;
+pub mod movegen;
+pub mod moves;
+pub mod perft;
+pub mod piece;
+pub mod position;
+pub mod rules;
+pub mod variant;

@@ -1,0 +1,161 @@
+//! Move notation: printing the canonical spelling and parsing every valid spelling.
+//!
+//! One token per move: legs `from to [promo]` joined by commas (../shared/rules/README.md).
+//! Parsing matches the input against the spellings of the legal moves, so a string is either
+//! a legal move of this position or an error naming why.
+
+use crate::moves::{Move, MoveKind, MoveList};
+use crate::position::Position;
+use std::fmt;
+
+/// A move's text on the stack (no allocation on hot paths).
+#[derive(Clone, Copy)]
+pub struct MoveText {
+    buf: [u8; 48],
+    len: u8,
+}
+
+impl MoveText {
+    /// Empty text.
+    pub fn new() -> MoveText {
+        MoveText {
+            buf: [0; 48],
+            len: 0,
+        }
+    }
+
+    /// Appends a string.
+    pub fn push_str(&mut self, s: &str) {
+        for &b in s.as_bytes() {
+            self.push(b as char);
+        }
+    }
+
+    /// Appends an ASCII character.
+    pub fn push(&mut self, c: char) {
+        if (self.len as usize) < self.buf.len() {
+            self.buf[self.len as usize] = c as u8;
+            self.len += 1;
+        }
+    }
+
+    /// Appends a square's name.
+    pub fn push_square(&mut self, sq: crate::geometry::Square) {
+        self.push((b'a' + sq.file() as u8) as char);
+        self.push((b'1' + sq.rank() as u8) as char);
+    }
+
+    /// Appends a leg `from to`.
+    pub fn push_leg(&mut self, from: crate::geometry::Square, to: crate::geometry::Square) {
+        if self.len > 0 {
+            self.push(',');
+        }
+        self.push_square(from);
+        self.push_square(to);
+    }
+
+    /// The text.
+    pub fn as_str(&self) -> &str {
+        // only ASCII is ever pushed
+        std::str::from_utf8(&self.buf[..self.len as usize]).unwrap_or("")
+    }
+
+    /// Number of legs.
+    pub fn legs(&self) -> usize {
+        1 + self.as_str().matches(',').count()
+    }
+}
+
+impl Default for MoveText {
+    fn default() -> Self {
+        MoveText::new()
+    }
+}
+
+impl fmt::Display for MoveText {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl fmt::Debug for MoveText {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:?}", self.as_str())
+    }
+}
+
+/// Why a move string was rejected.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MoveError {
+    /// Not a move string at all.
+    Syntax(String),
+    /// Well-formed, but not a legal move here.
+    Illegal(String),
+}
+
+impl fmt::Display for MoveError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MoveError::Syntax(s) => write!(
+                f,
+                "'{s}' is not a move (expected e.g. e2e4, e7e8q or c2d4,d4c5,d4e3)"
+            ),
+            MoveError::Illegal(s) => write!(f, "'{s}' is not a legal move in this position"),
+        }
+    }
+}
+
+impl std::error::Error for MoveError {}
+
+/// The canonical spelling of a legal move.
+pub fn move_to_string(pos: &Position, m: Move) -> MoveText {
+    let mut t = MoveText::new();
+    match m.kind() {
+        MoveKind::Normal | MoveKind::EnPassant | MoveKind::Castling => {
+            t.push_leg(m.from(), m.to());
+            if let Some(p) = m.promotion_type() {
+                t.push(pos.rules().letter(p));
+            }
+        }
+        MoveKind::Special => crate::rules::write_special(pos.rules().special, pos, m, &mut t),
+    }
+    t
+}
+
+fn well_formed(s: &str) -> bool {
+    !s.is_empty()
+        && s.len() <= 40
+        && s.split(',').all(|leg| {
+            let b = leg.as_bytes();
+            let sq = |i: usize| {
+                b.len() > i + 1 && b[i].is_ascii_lowercase() && b[i + 1].is_ascii_digit()
+            };
+            let drop = b.len() == 4 && b[0].is_ascii_uppercase() && b[1] == b'@' && sq(2);
+            drop || ((b.len() == 4 || b.len() == 5)
+                && sq(0)
+                && sq(2)
+                && (b.len() == 4 || b[4].is_ascii_lowercase()))
+        })
+}
+
+/// Parses any valid spelling of a legal move of `pos`.
+pub fn parse_move(pos: &mut Position, s: &str) -> Result<Move, MoveError> {
+    let s = s.trim();
+    if !well_formed(s) {
+        return Err(MoveError::Syntax(s.to_string()));
+    }
+    let mut list = MoveList::new();
+    crate::movegen::legal_moves(pos, &mut list);
+    for &m in list.iter() {
+        if move_to_string(pos, m).as_str() == s {
+            return Ok(m);
+        }
+    }
+    let special = pos.rules().special;
+    for &m in list.iter() {
+        if m.kind() == MoveKind::Special && crate::rules::is_spelling(special, pos, m, s) {
+            return Ok(m);
+        }
+    }
+    Err(MoveError::Illegal(s.to_string()))
+}

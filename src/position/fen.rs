@@ -1,0 +1,416 @@
+//! FEN input and output for every board size, with X-FEN/Shredder castling letters.
+
+use super::{Position, State, CASTLE_BK, CASTLE_BQ, CASTLE_WK, CASTLE_WQ};
+use crate::geometry::{Bitboard, Color, Square};
+use crate::piece::{Piece, PieceType, MAX_PIECE_TYPES};
+use crate::variant::Rules;
+use std::fmt;
+use std::sync::Arc;
+
+/// Why a FEN was rejected.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FenError {
+    /// Fewer than the board field and side to move, or too many fields.
+    FieldCount(usize),
+    /// The board field has the wrong number of ranks.
+    RankCount {
+        /// Ranks found.
+        found: usize,
+        /// Ranks the variant has.
+        expected: u8,
+    },
+    /// A rank does not add up to the board's width.
+    RankWidth {
+        /// Rank number (1-based).
+        rank: u8,
+        /// Files described.
+        found: usize,
+        /// Files the variant has.
+        expected: u8,
+    },
+    /// A letter that names no piece of this variant.
+    PieceLetter(char),
+    /// Side to move is not `w` or `b`.
+    SideToMove(String),
+    /// Bad castling field.
+    Castling(String),
+    /// Bad en-passant field.
+    EnPassant(String),
+    /// Bad move counter.
+    Counter(String),
+    /// The position breaks a rule (kings, pawns on impossible ranks, side not to move in check).
+    Illegal(String),
+}
+
+impl fmt::Display for FenError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            FenError::FieldCount(n) => write!(f, "a FEN has 2 to 6 fields, found {n}"),
+            FenError::RankCount { found, expected } => write!(
+                f,
+                "the board has {expected} ranks, the FEN describes {found}"
+            ),
+            FenError::RankWidth {
+                rank,
+                found,
+                expected,
+            } => {
+                write!(
+                    f,
+                    "rank {rank} describes {found} files, the board has {expected}"
+                )
+            }
+            FenError::PieceLetter(c) => write!(f, "'{c}' is not a piece of this variant"),
+            FenError::SideToMove(s) => write!(f, "side to move must be 'w' or 'b', found '{s}'"),
+            FenError::Castling(s) => write!(f, "bad castling field: {s}"),
+            FenError::EnPassant(s) => write!(f, "bad en-passant field: {s}"),
+            FenError::Counter(s) => write!(f, "bad move counter '{s}'"),
+            FenError::Illegal(s) => write!(f, "illegal position: {s}"),
+        }
+    }
+}
+
+impl std::error::Error for FenError {}
+
+impl Position {
+    /// Parses a FEN for `rules`. Missing clock fields default to `0 1`.
+    pub fn from_fen(rules: Arc<Rules>, fen: &str) -> Result<Position, FenError> {
+        let fields: Vec<&str> = fen.split_whitespace().collect();
+        if fields.len() < 2 || fields.len() > 6 {
+            return Err(FenError::FieldCount(fields.len()));
+        }
+        let shape = rules.shape;
+        let mut pos = Position {
+            rules: rules.clone(),
+            board: [Piece::NONE; 64],
+            by_color: [Bitboard::EMPTY; 2],
+            by_kind: [Bitboard::EMPTY; MAX_PIECE_TYPES],
+            stm: Color::White,
+            state: State {
+                key: 0,
+                castling: 0,
+                ep: 64,
+                halfmove: 0,
+                ply: 0,
+                extra: [0; 4],
+            },
+            castle_rook: [64; 4],
+            castle_mask: [0xFF; 64],
+            history: Vec::with_capacity(512),
+        };
+
+        // board
+        let rows: Vec<&str> = fields[0].split('/').collect();
+        if rows.len() != shape.ranks as usize {
+            return Err(FenError::RankCount {
+                found: rows.len(),
+                expected: shape.ranks,
+            });
+        }
+        for (i, row) in rows.iter().enumerate() {
+            let rank = shape.ranks as i8 - 1 - i as i8;
+            let mut file: usize = 0;
+            let mut digits = String::new();
+            let flush = |digits: &mut String, file: &mut usize| -> Result<(), FenError> {
+                if !digits.is_empty() {
+                    let n: usize = digits
+                        .parse()
+                        .map_err(|_| FenError::PieceLetter(digits.chars().next().unwrap_or('?')))?;
+                    if n == 0 {
+                        return Err(FenError::PieceLetter('0'));
+                    }
+                    *file += n;
+                    digits.clear();
+                }
+                Ok(())
+            };
+            for c in row.chars() {
+                if c.is_ascii_digit() {
+                    digits.push(c);
+                    continue;
+                }
+                flush(&mut digits, &mut file)?;
+                let t = rules.type_of_letter(c).ok_or(FenError::PieceLetter(c))?;
+                if !c.is_ascii_alphabetic() {
+                    return Err(FenError::PieceLetter(c));
+                }
+                let color = if c.is_ascii_uppercase() {
+                    Color::White
+                } else {
+                    Color::Black
+                };
+                if file >= shape.files as usize {
+                    file += 1;
+                    continue;
+                }
+                let sq = Square::from_coords(file as i8, rank).ok_or(FenError::PieceLetter(c))?;
+                pos.set_square(sq, Piece::new(color, t));
+                file += 1;
+            }
+            flush(&mut digits, &mut file)?;
+            if file != shape.files as usize {
+                return Err(FenError::RankWidth {
+                    rank: rank as u8 + 1,
+                    found: file,
+                    expected: shape.files,
+                });
+            }
+        }
+
+        // side to move
+        pos.stm = match fields[1] {
+            "w" => Color::White,
+            "b" => Color::Black,
+            s => return Err(FenError::SideToMove(s.to_string())),
+        };
+
+        // castling
+        let castling = fields.get(2).copied().unwrap_or("-");
+        pos.parse_castling(castling)?;
+
+        // en passant
+        let ep = fields.get(3).copied().unwrap_or("-");
+        if ep != "-" {
+            let sq = shape.parse_square(ep).ok_or_else(|| {
+                FenError::EnPassant(format!("'{ep}' is not a square of this board"))
+            })?;
+            let us = pos.stm;
+            let them = us.flip();
+            let expected_rank = rules.double_step_region[them.index()]
+                .iter()
+                .next()
+                .map(|s| s.rank() + them.forward());
+            let pawn_sq = sq.offset(0, -us.forward());
+            let ok = rules.en_passant
+                && Some(sq.rank()) == expected_rank
+                && pos.board[sq.index()].is_none()
+                && pawn_sq
+                    .is_some_and(|p| pos.board[p.index()] == Piece::new(them, PieceType::PAWN));
+            if !ok {
+                return Err(FenError::EnPassant(format!(
+                    "no pawn of the side that just moved can have double-stepped over {ep}"
+                )));
+            }
+            pos.state.ep = sq.raw();
+        }
+
+        // clocks
+        if let Some(h) = fields.get(4) {
+            pos.state.halfmove = h.parse().map_err(|_| FenError::Counter(h.to_string()))?;
+        }
+        let fullmove: u32 = match fields.get(5) {
+            Some(f) => f.parse().map_err(|_| FenError::Counter(f.to_string()))?,
+            None => 1,
+        };
+        let fullmove = fullmove.max(1);
+        if fullmove > 1_000_000 {
+            return Err(FenError::Counter(fullmove.to_string()));
+        }
+        pos.state.ply = 2 * (fullmove - 1) + (pos.stm == Color::Black) as u32;
+
+        pos.validate()?;
+        pos.state.key = pos.compute_key();
+        Ok(pos)
+    }
+
+    fn parse_castling(&mut self, field: &str) -> Result<(), FenError> {
+        if field == "-" {
+            return Ok(());
+        }
+        let rules = self.rules.clone();
+        if !rules.castling {
+            return Err(FenError::Castling(format!(
+                "'{field}': this variant has no castling"
+            )));
+        }
+        for c in field.chars() {
+            let color = if c.is_ascii_uppercase() {
+                Color::White
+            } else {
+                Color::Black
+            };
+            let back = if color == Color::White {
+                0
+            } else {
+                rules.shape.ranks as i8 - 1
+            };
+            let king = self.pieces_of(color, PieceType::KING);
+            let king_sq = king.iter().find(|s| s.rank() == back).ok_or_else(|| {
+                FenError::Castling(format!(
+                    "'{c}': the {} king is not on its first rank",
+                    color.name()
+                ))
+            })?;
+            let rooks = self.pieces_of(color, rules.castling_rook) & rules.shape.rank_bb(back);
+            let lc = c.to_ascii_lowercase();
+            let rook = match lc {
+                'k' => rooks
+                    .iter()
+                    .filter(|r| r.file() > king_sq.file())
+                    .max_by_key(|r| r.file()),
+                'q' => rooks
+                    .iter()
+                    .filter(|r| r.file() < king_sq.file())
+                    .min_by_key(|r| r.file()),
+                f if ('a'..='h').contains(&f) => {
+                    let file = f as i8 - 'a' as i8;
+                    rooks.iter().find(|r| r.file() == file)
+                }
+                _ => {
+                    return Err(FenError::Castling(format!(
+                        "'{c}' is not a castling letter"
+                    )))
+                }
+            }
+            .ok_or_else(|| {
+                FenError::Castling(format!("'{c}': no {} rook for that right", color.name()))
+            })?;
+            let kingside = rook.file() > king_sq.file();
+            let bit = match (color, kingside) {
+                (Color::White, true) => 0,
+                (Color::White, false) => 1,
+                (Color::Black, true) => 2,
+                (Color::Black, false) => 3,
+            };
+            if self.castle_rook[bit] < 64 {
+                return Err(FenError::Castling(format!("'{field}' names a right twice")));
+            }
+            self.castle_rook[bit] = rook.raw();
+            self.state.castling |= 1 << bit;
+            let side_bits = if color == Color::White {
+                CASTLE_WK | CASTLE_WQ
+            } else {
+                CASTLE_BK | CASTLE_BQ
+            };
+            self.castle_mask[king_sq.index()] &= !side_bits;
+            self.castle_mask[rook.index()] &= !(1 << bit);
+        }
+        Ok(())
+    }
+
+    fn validate(&self) -> Result<(), FenError> {
+        let rules = self.rules.clone();
+        if let Some(royal) = rules.royal {
+            if rules.checking {
+                for color in Color::ALL {
+                    let n = self.pieces_of(color, royal).count();
+                    if n != 1 {
+                        return Err(FenError::Illegal(format!(
+                            "{} has {n} kings, needs exactly 1",
+                            color.name()
+                        )));
+                    }
+                }
+            }
+        }
+        for color in Color::ALL {
+            let pawns = self.pieces_of(color, PieceType::PAWN);
+            let first = rules.shape.rank_bb(if color == Color::White {
+                0
+            } else {
+                rules.shape.ranks as i8 - 1
+            });
+            if (pawns & first).any() {
+                return Err(FenError::Illegal(format!(
+                    "a {} pawn stands on its first rank",
+                    color.name()
+                )));
+            }
+            if rules.mandatory_promotion && (pawns & rules.promotion_region[color.index()]).any() {
+                return Err(FenError::Illegal(format!(
+                    "a {} pawn stands in its promotion zone",
+                    color.name()
+                )));
+            }
+        }
+        if rules.checking {
+            let them = self.stm.flip();
+            if let Some(k) = self.king_square(them) {
+                if crate::movegen::is_attacked(self, k, self.stm) {
+                    return Err(FenError::Illegal(format!(
+                        "the side not to move ({}) is in check",
+                        them.name()
+                    )));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The FEN of this position.
+    pub fn fen(&self) -> String {
+        let shape = self.rules.shape;
+        let mut s = String::new();
+        for r in (0..shape.ranks as i8).rev() {
+            let mut empty = 0;
+            for f in 0..shape.files as i8 {
+                let sq = Square::from_coords(f, r).expect("on frame");
+                let p = self.board[sq.index()];
+                if p.is_none() {
+                    empty += 1;
+                    continue;
+                }
+                if empty > 0 {
+                    s.push_str(&empty.to_string());
+                    empty = 0;
+                }
+                let l = self.rules.letter(p.kind());
+                s.push(if p.color() == Color::White {
+                    l.to_ascii_uppercase()
+                } else {
+                    l
+                });
+            }
+            if empty > 0 {
+                s.push_str(&empty.to_string());
+            }
+            if r > 0 {
+                s.push('/');
+            }
+        }
+        s.push(' ');
+        s.push(if self.stm == Color::White { 'w' } else { 'b' });
+        s.push(' ');
+        let mut any = false;
+        for (bit, letter) in [(0usize, 'K'), (1, 'Q'), (2, 'k'), (3, 'q')] {
+            if self.state.castling >> bit & 1 == 0 {
+                continue;
+            }
+            any = true;
+            let color = if bit < 2 { Color::White } else { Color::Black };
+            let rook = Square::new(self.castle_rook[bit]);
+            // outermost rook: plain K/Q; otherwise the Shredder file letter
+            let back = self.pieces_of(color, self.rules.castling_rook)
+                & self.rules.shape.rank_bb(rook.rank());
+            let outer = if bit % 2 == 0 {
+                back.iter().map(|r| r.file()).max()
+            } else {
+                back.iter().map(|r| r.file()).min()
+            };
+            if outer == Some(rook.file()) {
+                s.push(letter);
+            } else {
+                let f = (b'a' + rook.file() as u8) as char;
+                s.push(if color == Color::White {
+                    f.to_ascii_uppercase()
+                } else {
+                    f
+                });
+            }
+        }
+        if !any {
+            s.push('-');
+        }
+        s.push(' ');
+        match self.ep_square() {
+            Some(sq) => s.push_str(&sq.to_string()),
+            None => s.push('-'),
+        }
+        s.push_str(&format!(
+            " {} {}",
+            self.state.halfmove,
+            self.fullmove_number()
+        ));
+        s
+    }
+}

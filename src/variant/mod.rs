@@ -1,0 +1,166 @@
+//! Variant definitions: `variants.ini` compiled into immutable [`Rules`].
+//!
+//! A variant is data (board, pieces in Betza, regions, promotion, castling, game-end values)
+//! plus, where data cannot say it, a named rule module ([`SpecialMoves`]). Everything is
+//! decided here, once, so move generation never asks which variant it is playing.
+
+mod ini;
+mod registry;
+
+pub use ini::{parse_ini, IniError, IniFile};
+pub use registry::{builtin_variants, VariantSet, BUILTIN_INI};
+
+use crate::geometry::{Bitboard, BoardShape, Color};
+use crate::piece::{CompiledPiece, PieceType, MAX_PIECE_TYPES};
+
+/// The result of a game-ending condition for the side it applies to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GameValue {
+    /// The side loses.
+    Loss,
+    /// The side wins.
+    Win,
+    /// Draw.
+    Draw,
+}
+
+/// Rule modules that add moves data cannot describe.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SpecialMoves {
+    /// Only the moves of the pieces' Betza definitions (plus castling, double step, en passant).
+    None,
+    /// Bracket (Modest Proposals): approach a friendly man, both go to a pair of empty squares around it.
+    Bracket,
+    /// Eviction (Modest Proposals): A moves with B's power onto B, B moves with A's power.
+    Eviction,
+}
+
+impl SpecialMoves {
+    /// The name used in variants.ini.
+    pub fn name(self) -> &'static str {
+        match self {
+            SpecialMoves::None => "none",
+            SpecialMoves::Bracket => "bracket",
+            SpecialMoves::Eviction => "eviction",
+        }
+    }
+
+    /// Parses a variants.ini value.
+    pub fn parse(s: &str) -> Option<SpecialMoves> {
+        Some(match s {
+            "none" => SpecialMoves::None,
+            "bracket" => SpecialMoves::Bracket,
+            "eviction" => SpecialMoves::Eviction,
+            _ => return None,
+        })
+    }
+}
+
+/// One piece type of a variant.
+#[derive(Clone)]
+pub struct PieceDef {
+    /// The key name (`pawn`, `knight`, `customPiece1`, ...).
+    pub name: String,
+    /// FEN letter, lower case.
+    pub letter: char,
+    /// Movement in Betza notation as written in the file.
+    pub betza: String,
+    /// Compiled movement tables.
+    pub moves: CompiledPiece,
+}
+
+/// A compiled variant. Immutable; shared by positions through `Arc`.
+#[derive(Clone)]
+pub struct Rules {
+    /// Variant name.
+    pub name: String,
+    /// Board size.
+    pub shape: BoardShape,
+    /// Squares of the board.
+    pub board: Bitboard,
+    /// Start position.
+    pub start_fen: String,
+    /// Piece types by index; `None` where unused.
+    pub pieces: Vec<Option<PieceDef>>,
+    /// Squares where each type may stand, by colour: `mobility[color][type]`.
+    pub mobility: [[Bitboard; MAX_PIECE_TYPES]; 2],
+    /// Promotion zone by colour.
+    pub promotion_region: [Bitboard; 2],
+    /// Types a pawn may promote to, in preference order.
+    pub promotion_types: Vec<PieceType>,
+    /// Whether a pawn reaching the zone must promote.
+    pub mandatory_promotion: bool,
+    /// Whether pawns may double-step.
+    pub double_step: bool,
+    /// Where a pawn may double-step from, by colour.
+    pub double_step_region: [Bitboard; 2],
+    /// Whether en passant exists.
+    pub en_passant: bool,
+    /// Whether castling exists.
+    pub castling: bool,
+    /// King's destination file for kingside castling.
+    pub castling_kingside_file: i8,
+    /// King's destination file for queenside castling.
+    pub castling_queenside_file: i8,
+    /// Piece type that castles with the king.
+    pub castling_rook: PieceType,
+    /// Whether the royal piece may not be left attacked (false: king capture decides).
+    pub checking: bool,
+    /// Royal piece type, if any.
+    pub royal: Option<PieceType>,
+    /// Kings may not face each other on an open file (xiangqi's flying general).
+    pub flying_general: bool,
+    /// Result for the side to move with no legal move and not in check.
+    pub stalemate_value: GameValue,
+    /// Result for the side to move when checkmated.
+    pub checkmate_value: GameValue,
+    /// Result for a side that has lost all pieces of `extinction_types`.
+    pub extinction_value: Option<GameValue>,
+    /// Types whose extinction ends the game.
+    pub extinction_types: Vec<PieceType>,
+    /// Plies without capture or pawn move that draw (0 = off); FS counts moves, we store plies/2.
+    pub n_move_rule: u32,
+    /// Repetitions that draw (0 = off).
+    pub n_fold_rule: u32,
+    /// Extra move mechanic.
+    pub special: SpecialMoves,
+    /// Whether the hand-tuned orthodox generator plays this variant exactly.
+    pub orthodox: bool,
+}
+
+impl Rules {
+    /// The piece definition of a type, if the variant uses it.
+    #[inline(always)]
+    pub fn piece(&self, t: PieceType) -> Option<&PieceDef> {
+        self.pieces.get(t.index()).and_then(|p| p.as_ref())
+    }
+
+    /// Piece type for a FEN letter (either case).
+    pub fn type_of_letter(&self, letter: char) -> Option<PieceType> {
+        let l = letter.to_ascii_lowercase();
+        self.pieces
+            .iter()
+            .position(|p| p.as_ref().is_some_and(|d| d.letter == l))
+            .map(|i| PieceType(i as u8))
+    }
+
+    /// FEN letter of a piece type, lower case.
+    pub fn letter(&self, t: PieceType) -> char {
+        self.piece(t).map_or('?', |d| d.letter)
+    }
+
+    /// Types in use.
+    pub fn piece_types(&self) -> impl Iterator<Item = PieceType> + '_ {
+        self.pieces
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| p.is_some())
+            .map(|(i, _)| PieceType(i as u8))
+    }
+
+    /// Where `t` of `color` may stand.
+    #[inline(always)]
+    pub fn region(&self, color: Color, t: PieceType) -> Bitboard {
+        self.mobility[color.index()][t.index()]
+    }
+}

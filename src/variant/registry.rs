@@ -1,0 +1,754 @@
+//! Compiling variants.ini sections into [`Rules`], and the set of loaded variants.
+//!
+//! Defaults are orthodox chess; a section changes only what it names. Every key is checked:
+//! an unknown key, a bad value or an inconsistent combination is an error with file and line.
+
+use super::ini::{parse_ini, Entry, IniError, IniFile};
+use super::{GameValue, PieceDef, Rules, SpecialMoves};
+use crate::geometry::{Bitboard, BoardShape, Color, Square};
+use crate::piece::{parse_betza, CompiledPiece, PieceType, MAX_PIECE_TYPES};
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+/// The variants.ini shipped inside the binary.
+pub const BUILTIN_INI: &str = include_str!("../../variants.ini");
+
+/// Orthodox pieces: key, default letter, Betza, fixed type index.
+const ORTHODOX_PIECES: [(&str, char, &str); 6] = [
+    ("pawn", 'p', "fmWfcF"),
+    ("knight", 'n', "N"),
+    ("bishop", 'b', "B"),
+    ("rook", 'r', "R"),
+    ("queen", 'q', "Q"),
+    ("king", 'k', "K"),
+];
+
+/// Named fairy pieces (off unless given a letter), with their Betza.
+const NAMED_FAIRIES: [(&str, &str); 8] = [
+    ("archbishop", "BN"),
+    ("chancellor", "RN"),
+    ("amazon", "QN"),
+    ("fers", "F"),
+    ("wazir", "W"),
+    ("alfil", "A"),
+    ("commoner", "K"),
+    ("centaur", "KN"),
+];
+
+const MAX_CUSTOM: usize = 10;
+
+const PLAIN_KEYS: &[&str] = &[
+    "maxRank",
+    "maxFile",
+    "startFen",
+    "promotionRegionWhite",
+    "promotionRegionBlack",
+    "promotionPieceTypes",
+    "mandatoryPawnPromotion",
+    "doubleStep",
+    "doubleStepRegionWhite",
+    "doubleStepRegionBlack",
+    "enPassantRegion",
+    "castling",
+    "castlingKingsideFile",
+    "castlingQueensideFile",
+    "castlingRookPieces",
+    "checking",
+    "flyingGeneral",
+    "stalemateValue",
+    "checkmateValue",
+    "extinctionValue",
+    "extinctionPieceTypes",
+    "nMoveRule",
+    "nFoldRule",
+    "specialMoves",
+    "noAdjacentCapture",
+];
+
+/// A key's value with where it was written.
+#[derive(Clone, Debug)]
+struct Setting {
+    value: String,
+    line: usize,
+    file: String,
+}
+
+type Settings = BTreeMap<String, Setting>;
+
+/// All loaded variants, by name, in load order.
+#[derive(Clone, Default)]
+pub struct VariantSet {
+    order: Vec<String>,
+    rules: BTreeMap<String, Arc<Rules>>,
+    settings: BTreeMap<String, Settings>,
+}
+
+impl VariantSet {
+    /// An empty set.
+    pub fn new() -> VariantSet {
+        VariantSet::default()
+    }
+
+    /// Variant by name.
+    pub fn get(&self, name: &str) -> Option<Arc<Rules>> {
+        self.rules.get(name).cloned()
+    }
+
+    /// Names in load order.
+    pub fn names(&self) -> &[String] {
+        &self.order
+    }
+
+    /// Loads every section of a file. Sections may inherit from variants loaded before or from
+    /// earlier sections of the same file. On error nothing of the file is kept.
+    pub fn load_str(&mut self, file: &str, text: &str) -> Result<Vec<String>, IniError> {
+        let ini = parse_ini(file, text)?;
+        let mut staged = self.clone();
+        let names = staged.load_parsed(&ini)?;
+        *self = staged;
+        Ok(names)
+    }
+
+    /// Loads a file from disk.
+    pub fn load_file(&mut self, path: &str) -> Result<Vec<String>, IniError> {
+        let text = std::fs::read_to_string(path).map_err(|e| IniError {
+            file: path.to_string(),
+            line: 0,
+            key: None,
+            message: format!("cannot read the file: {e}"),
+        })?;
+        self.load_str(path, &text)
+    }
+
+    fn load_parsed(&mut self, ini: &IniFile) -> Result<Vec<String>, IniError> {
+        let mut names = Vec::new();
+        for section in &ini.sections {
+            let mut settings = match &section.parent {
+                Some(p) => match self.settings.get(p) {
+                    Some(s) => s.clone(),
+                    None => {
+                        return Err(IniError {
+                            file: ini.file.clone(),
+                            line: section.line,
+                            key: None,
+                            message: format!(
+                                "parent variant '{p}' is not defined (define it earlier)"
+                            ),
+                        })
+                    }
+                },
+                None => Settings::new(),
+            };
+            for Entry { key, value, line } in &section.entries {
+                settings.insert(
+                    key.clone(),
+                    Setting {
+                        value: value.clone(),
+                        line: *line,
+                        file: ini.file.clone(),
+                    },
+                );
+            }
+            let rules = compile(&section.name, &settings, &ini.file, section.line)?;
+            // the start position must parse
+            if let Err(e) =
+                crate::position::Position::from_fen(Arc::new(rules.clone()), &rules.start_fen)
+            {
+                let (line, file) = settings
+                    .get("startFen")
+                    .map_or((section.line, ini.file.clone()), |s| {
+                        (s.line, s.file.clone())
+                    });
+                return Err(IniError {
+                    file,
+                    line,
+                    key: Some("startFen".into()),
+                    message: format!("start position of [{}] is invalid: {e}", section.name),
+                });
+            }
+            if !self.rules.contains_key(&section.name) {
+                self.order.push(section.name.clone());
+            }
+            self.rules.insert(section.name.clone(), Arc::new(rules));
+            self.settings.insert(section.name.clone(), settings);
+            names.push(section.name.clone());
+        }
+        Ok(names)
+    }
+}
+
+/// The variants compiled from the built-in variants.ini.
+pub fn builtin_variants() -> VariantSet {
+    let mut set = VariantSet::new();
+    // The shipped file is tested; failing here is a build defect, reported rather than hidden.
+    if let Err(e) = set.load_str("variants.ini (built in)", BUILTIN_INI) {
+        panic!("the built-in variants.ini is broken: {e}");
+    }
+    set
+}
+
+struct Ctx<'a> {
+    settings: &'a Settings,
+    file: &'a str,
+    section_line: usize,
+    variant: &'a str,
+}
+
+impl Ctx<'_> {
+    fn err(&self, key: &str, message: String) -> IniError {
+        match self.settings.get(key) {
+            Some(s) => IniError {
+                file: s.file.clone(),
+                line: s.line,
+                key: Some(key.into()),
+                message,
+            },
+            None => IniError {
+                file: self.file.into(),
+                line: self.section_line,
+                key: Some(key.into()),
+                message: format!("[{}]: {message}", self.variant),
+            },
+        }
+    }
+
+    fn get(&self, key: &str) -> Option<&str> {
+        self.settings.get(key).map(|s| s.value.as_str())
+    }
+
+    fn bool(&self, key: &str, default: bool) -> Result<bool, IniError> {
+        match self.get(key) {
+            None => Ok(default),
+            Some("true") => Ok(true),
+            Some("false") => Ok(false),
+            Some(v) => Err(self.err(key, format!("expected true or false, found '{v}'"))),
+        }
+    }
+
+    fn number(&self, key: &str, default: u32, max: u32) -> Result<u32, IniError> {
+        match self.get(key) {
+            None => Ok(default),
+            Some(v) => match v.parse::<u32>() {
+                Ok(n) if n <= max => Ok(n),
+                _ => Err(self.err(
+                    key,
+                    format!("expected a whole number from 0 to {max}, found '{v}'"),
+                )),
+            },
+        }
+    }
+
+    fn value(&self, key: &str, default: GameValue) -> Result<GameValue, IniError> {
+        match self.get(key) {
+            None => Ok(default),
+            Some(v) => parse_value(v)
+                .ok_or_else(|| self.err(key, format!("expected win, loss or draw, found '{v}'"))),
+        }
+    }
+
+    fn file_index(&self, key: &str, default: i8, shape: BoardShape) -> Result<i8, IniError> {
+        match self.get(key) {
+            None => Ok(default),
+            Some(v) => parse_file(v, shape.files).map(|f| f as i8).ok_or_else(|| {
+                self.err(
+                    key,
+                    format!(
+                        "expected a file a..{} or 1..{}, found '{v}'",
+                        (b'a' + shape.files - 1) as char,
+                        shape.files
+                    ),
+                )
+            }),
+        }
+    }
+
+    fn region(
+        &self,
+        key: &str,
+        default: Bitboard,
+        shape: BoardShape,
+    ) -> Result<Bitboard, IniError> {
+        match self.get(key) {
+            None => Ok(default),
+            Some(v) => parse_region(v, shape).map_err(|m| self.err(key, m)),
+        }
+    }
+}
+
+fn parse_value(v: &str) -> Option<GameValue> {
+    match v {
+        "win" => Some(GameValue::Win),
+        "loss" => Some(GameValue::Loss),
+        "draw" => Some(GameValue::Draw),
+        _ => None,
+    }
+}
+
+fn parse_file(v: &str, files: u8) -> Option<u8> {
+    if let Ok(n) = v.parse::<u8>() {
+        return (1..=files).contains(&n).then_some(n - 1);
+    }
+    let b = v.as_bytes();
+    if b.len() == 1 && b[0].is_ascii_lowercase() && b[0] - b'a' < files {
+        return Some(b[0] - b'a');
+    }
+    None
+}
+
+/// Parses a region: space-separated squares (`e4`), whole ranks (`*8`), whole files (`a*`),
+/// rectangles (`c3-f6`, our extension), `*` for the board, `-` for none.
+pub fn parse_region(v: &str, shape: BoardShape) -> Result<Bitboard, String> {
+    let mut bb = Bitboard::EMPTY;
+    if v.trim() == "-" {
+        return Ok(bb);
+    }
+    for tok in v.split_whitespace() {
+        if tok == "*" {
+            bb |= shape.mask();
+        } else if let Some(r) = tok.strip_prefix('*') {
+            match r.parse::<u8>() {
+                Ok(n) if (1..=shape.ranks).contains(&n) => bb |= shape.rank_bb(n as i8 - 1),
+                _ => {
+                    return Err(format!(
+                        "'{tok}' is not a rank of a {}x{} board",
+                        shape.files, shape.ranks
+                    ))
+                }
+            }
+        } else if let Some(f) = tok.strip_suffix('*') {
+            match parse_file(f, shape.files) {
+                Some(file) => {
+                    for r in 0..shape.ranks as i8 {
+                        bb |=
+                            Square::from_coords(file as i8, r).map_or(Bitboard::EMPTY, |s| s.bb());
+                    }
+                }
+                None => {
+                    return Err(format!(
+                        "'{tok}' is not a file of a {}x{} board",
+                        shape.files, shape.ranks
+                    ))
+                }
+            }
+        } else if let Some((a, b)) = tok.split_once('-') {
+            let (Some(a), Some(b)) = (shape.parse_square(a), shape.parse_square(b)) else {
+                return Err(format!(
+                    "'{tok}' is not a rectangle of squares on a {}x{} board",
+                    shape.files, shape.ranks
+                ));
+            };
+            for f in a.file().min(b.file())..=a.file().max(b.file()) {
+                for r in a.rank().min(b.rank())..=a.rank().max(b.rank()) {
+                    bb |= Square::from_coords(f, r).map_or(Bitboard::EMPTY, |s| s.bb());
+                }
+            }
+        } else {
+            match shape.parse_square(tok) {
+                Some(sq) => bb |= sq.bb(),
+                None => {
+                    return Err(format!(
+                        "'{tok}' is not a square of a {}x{} board",
+                        shape.files, shape.ranks
+                    ))
+                }
+            }
+        }
+    }
+    Ok(bb)
+}
+
+fn piece_key_name(key: &str) -> Option<String> {
+    // mobilityRegion<Color><Piece>: piece names capitalised (King, CustomPiece1)
+    let mut c = key.chars();
+    c.next()
+        .map(|f| f.to_ascii_uppercase().to_string() + c.as_str())
+}
+
+fn compile(
+    name: &str,
+    settings: &Settings,
+    file: &str,
+    section_line: usize,
+) -> Result<Rules, IniError> {
+    let ctx = Ctx {
+        settings,
+        file,
+        section_line,
+        variant: name,
+    };
+
+    // every key must be known
+    let custom_keys: Vec<String> = (1..=MAX_CUSTOM)
+        .map(|i| format!("customPiece{i}"))
+        .collect();
+    let all_piece_keys: Vec<String> = ORTHODOX_PIECES
+        .iter()
+        .map(|p| p.0.to_string())
+        .chain(NAMED_FAIRIES.iter().map(|p| p.0.to_string()))
+        .chain(custom_keys.iter().cloned())
+        .collect();
+    for (key, s) in settings {
+        let known = PLAIN_KEYS.contains(&key.as_str())
+            || all_piece_keys.contains(key)
+            || key.strip_prefix("mobilityRegion").is_some_and(|rest| {
+                ["White", "Black"].iter().any(|c| {
+                    rest.strip_prefix(c).is_some_and(|p| {
+                        all_piece_keys
+                            .iter()
+                            .any(|k| piece_key_name(k).as_deref() == Some(p))
+                    })
+                })
+            });
+        if !known {
+            return Err(IniError {
+                file: s.file.clone(),
+                line: s.line,
+                key: Some(key.clone()),
+                message: "unknown key (see the key list at the top of variants.ini)".into(),
+            });
+        }
+    }
+
+    // board
+    let files = match ctx.get("maxFile") {
+        None => 8,
+        Some(v) => match v
+            .parse::<u8>()
+            .ok()
+            .or_else(|| parse_file(v, 8).map(|f| f + 1))
+        {
+            Some(n) if (5..=8).contains(&n) => n,
+            _ => return Err(ctx.err("maxFile", format!("expected 5..8 or e..h, found '{v}'"))),
+        },
+    };
+    let ranks = ctx.number("maxRank", 8, 8)? as u8;
+    if ranks < 5 {
+        return Err(ctx.err(
+            "maxRank",
+            format!("boards need 5 to 8 ranks, found {ranks}"),
+        ));
+    }
+    let shape = BoardShape { files, ranks };
+    let board = shape.mask();
+
+    // pieces
+    let no_adjacent: Vec<char> = ctx.get("noAdjacentCapture").map_or(Vec::new(), |v| {
+        v.chars().filter(|c| !c.is_whitespace()).collect()
+    });
+    let mut pieces: Vec<Option<PieceDef>> = vec![None; MAX_PIECE_TYPES];
+    let mut letters: Vec<(char, String)> = Vec::new();
+    let mut next_custom = PieceType::FIRST_CUSTOM as usize;
+    let mut add_piece = |key: &str,
+                         letter: char,
+                         betza: &str,
+                         index: Option<usize>,
+                         pieces: &mut Vec<Option<PieceDef>>|
+     -> Result<(), IniError> {
+        if !letter.is_ascii_lowercase() {
+            return Err(ctx.err(
+                key,
+                format!("piece letter must be a lower-case letter, found '{letter}'"),
+            ));
+        }
+        if let Some((_, other)) = letters.iter().find(|(l, _)| *l == letter) {
+            return Err(ctx.err(key, format!("letter '{letter}' is already used by {other}")));
+        }
+        let atoms = parse_betza(betza).map_err(|e| ctx.err(key, e.to_string()))?;
+        let idx = match index {
+            Some(i) => i,
+            None => {
+                if next_custom >= MAX_PIECE_TYPES {
+                    return Err(ctx.err(key, format!("more than {MAX_PIECE_TYPES} piece types")));
+                }
+                next_custom += 1;
+                next_custom - 1
+            }
+        };
+        letters.push((letter, key.to_string()));
+        pieces[idx] = Some(PieceDef {
+            name: key.to_string(),
+            letter,
+            betza: betza.to_string(),
+            moves: CompiledPiece::new(&atoms, no_adjacent.contains(&letter)),
+        });
+        Ok(())
+    };
+    let letter_value = |key: &str, v: &str| -> Result<Option<char>, IniError> {
+        let mut ch = v.chars();
+        match (ch.next(), ch.next()) {
+            (Some('-'), None) => Ok(None),
+            (Some(c), None) => Ok(Some(c)),
+            _ => Err(ctx.err(key, format!("expected one letter or '-', found '{v}'"))),
+        }
+    };
+    for (i, (key, default, betza)) in ORTHODOX_PIECES.iter().enumerate() {
+        let letter = match ctx.get(key) {
+            None => Some(*default),
+            Some(v) => letter_value(key, v)?,
+        };
+        if let Some(l) = letter {
+            add_piece(key, l, betza, Some(i), &mut pieces)?;
+        }
+    }
+    for (key, betza) in NAMED_FAIRIES.iter() {
+        if let Some(v) = ctx.get(key) {
+            if let Some(l) = letter_value(key, v)? {
+                add_piece(key, l, betza, None, &mut pieces)?;
+            }
+        }
+    }
+    for key in &custom_keys {
+        if let Some(v) = ctx.get(key) {
+            if v == "-" {
+                continue;
+            }
+            let Some((l, betza)) = v.split_once(':') else {
+                return Err(ctx.err(
+                    key,
+                    format!("expected 'letter:Betza' (e.g. 'c:mR4cpR4'), found '{v}'"),
+                ));
+            };
+            let l = letter_value(key, l.trim())?
+                .ok_or_else(|| ctx.err(key, "a custom piece needs a letter".into()))?;
+            add_piece(key, l, betza.trim(), None, &mut pieces)?;
+        }
+    }
+    for &l in &no_adjacent {
+        if !letters.iter().any(|(x, _)| *x == l) {
+            return Err(ctx.err(
+                "noAdjacentCapture",
+                format!("no piece has the letter '{l}'"),
+            ));
+        }
+    }
+    let type_of = |l: char| -> Option<PieceType> {
+        pieces
+            .iter()
+            .position(|p| p.as_ref().is_some_and(|d| d.letter == l))
+            .map(|i| PieceType(i as u8))
+    };
+    // defaults are letters, so a redefined piece with the orthodox letter takes the orthodox role
+    let letter_list = |key: &str, default: &str| -> Result<Vec<PieceType>, IniError> {
+        match ctx.get(key) {
+            None => Ok(default.chars().filter_map(type_of).collect()),
+            Some("-") => Ok(Vec::new()),
+            Some(v) => v
+                .chars()
+                .filter(|c| !c.is_whitespace())
+                .map(|c| {
+                    type_of(c).ok_or_else(|| ctx.err(key, format!("no piece has the letter '{c}'")))
+                })
+                .collect(),
+        }
+    };
+
+    // mobility regions
+    let mut mobility = [[board; MAX_PIECE_TYPES]; 2];
+    for (idx, p) in pieces.iter().enumerate() {
+        if let Some(def) = p {
+            for color in Color::ALL {
+                let key = format!(
+                    "mobilityRegion{}{}",
+                    color.name(),
+                    piece_key_name(&def.name).unwrap_or_default()
+                );
+                mobility[color.index()][idx] = ctx.region(&key, board, shape)?;
+            }
+        }
+    }
+    for key in settings.keys().filter(|k| k.starts_with("mobilityRegion")) {
+        let used = pieces.iter().flatten().any(|d| {
+            Color::ALL.iter().any(|c| {
+                *key == format!(
+                    "mobilityRegion{}{}",
+                    c.name(),
+                    piece_key_name(&d.name).unwrap_or_default()
+                )
+            })
+        });
+        if !used {
+            return Err(ctx.err(key, "names a piece this variant does not use".into()));
+        }
+    }
+
+    // pawns
+    let last = shape.rank_bb(ranks as i8 - 1);
+    let first = shape.rank_bb(0);
+    let promotion_region = [
+        ctx.region("promotionRegionWhite", last, shape)?,
+        ctx.region("promotionRegionBlack", first, shape)?,
+    ];
+    let promotion_types = letter_list("promotionPieceTypes", "qrbn")?;
+    for t in &promotion_types {
+        if *t == PieceType::PAWN {
+            return Err(ctx.err(
+                "promotionPieceTypes",
+                "a pawn cannot promote to a pawn".into(),
+            ));
+        }
+    }
+    let mandatory_promotion = ctx.bool("mandatoryPawnPromotion", true)?;
+    let double_step = ctx.bool("doubleStep", true)?;
+    let double_step_region = [
+        ctx.region("doubleStepRegionWhite", shape.rank_bb(1), shape)?,
+        ctx.region(
+            "doubleStepRegionBlack",
+            shape.rank_bb(ranks as i8 - 2),
+            shape,
+        )?,
+    ];
+    let ep_region = ctx.region("enPassantRegion", board, shape)?;
+    let en_passant = double_step && ep_region.any();
+    if pieces[0].is_some()
+        && promotion_types.is_empty()
+        && mandatory_promotion
+        && (promotion_region[0] | promotion_region[1]).any()
+    {
+        return Err(ctx.err(
+            "promotionPieceTypes",
+            "pawns must promote but there is no piece to promote to".into(),
+        ));
+    }
+
+    // castling
+    let has_king = pieces[PieceType::KING.index()].is_some();
+    let castling = ctx.bool("castling", true)?;
+    let castling_kingside_file = ctx.file_index("castlingKingsideFile", 6, shape)?;
+    let castling_queenside_file = ctx.file_index("castlingQueensideFile", 2, shape)?;
+    let rook_types = letter_list("castlingRookPieces", "r")?;
+    if castling && has_king && rook_types.len() != 1 {
+        return Err(ctx.err(
+            "castlingRookPieces",
+            "castling needs exactly one rook piece type".into(),
+        ));
+    }
+    if castling && !has_king && settings.contains_key("castling") {
+        return Err(ctx.err("castling", "castling needs a king".into()));
+    }
+    let castling = castling && has_king && !rook_types.is_empty();
+
+    // game end
+    let checking = ctx.bool("checking", true)? && has_king;
+    let extinction_types = letter_list("extinctionPieceTypes", "")?;
+    let extinction_value = match ctx.get("extinctionValue") {
+        None | Some("none") => None,
+        Some(v) => Some(parse_value(v).ok_or_else(|| {
+            ctx.err(
+                "extinctionValue",
+                format!("expected win, loss, draw or none, found '{v}'"),
+            )
+        })?),
+    };
+    if extinction_value.is_some() && extinction_types.is_empty() {
+        return Err(ctx.err(
+            "extinctionPieceTypes",
+            "extinctionValue is set but no extinction piece types are given".into(),
+        ));
+    }
+    let special = match ctx.get("specialMoves") {
+        None => SpecialMoves::None,
+        Some(v) => SpecialMoves::parse(v).ok_or_else(|| {
+            ctx.err(
+                "specialMoves",
+                format!("unknown rule module '{v}' (known: none, bracket, eviction)"),
+            )
+        })?,
+    };
+    let start_fen = match ctx.get("startFen") {
+        Some(v) => v.to_string(),
+        None if shape == BoardShape::STANDARD => {
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1".to_string()
+        }
+        None => {
+            return Err(ctx.err(
+                "startFen",
+                "a board that is not 8x8 needs a startFen".into(),
+            ))
+        }
+    };
+
+    let mut rules = Rules {
+        name: name.to_string(),
+        shape,
+        board,
+        start_fen,
+        pieces,
+        mobility,
+        promotion_region,
+        promotion_types,
+        mandatory_promotion,
+        double_step,
+        double_step_region,
+        en_passant,
+        castling,
+        castling_kingside_file,
+        castling_queenside_file,
+        castling_rook: rook_types.first().copied().unwrap_or(PieceType::ROOK),
+        checking,
+        royal: has_king.then_some(PieceType::KING),
+        flying_general: ctx.bool("flyingGeneral", false)?,
+        stalemate_value: ctx.value("stalemateValue", GameValue::Draw)?,
+        checkmate_value: ctx.value("checkmateValue", GameValue::Loss)?,
+        extinction_value,
+        extinction_types,
+        n_move_rule: ctx.number("nMoveRule", 50, 10_000)?,
+        n_fold_rule: ctx.number("nFoldRule", 3, 100)?,
+        special,
+        orthodox: false,
+    };
+    rules.orthodox = is_orthodox(&rules, settings);
+    Ok(rules)
+}
+
+/// Whether the hand-tuned orthodox generator plays these rules exactly.
+fn is_orthodox(r: &Rules, settings: &Settings) -> bool {
+    let std_pieces = ORTHODOX_PIECES
+        .iter()
+        .enumerate()
+        .all(|(i, (_, _, betza))| {
+            r.pieces[i]
+                .as_ref()
+                .is_some_and(|d| d.betza == *betza && !d.moves.no_adjacent_capture)
+        });
+    let no_fairies = r.pieces.iter().skip(6).all(|p| p.is_none());
+    let full = r.mobility.iter().all(|c| c.iter().all(|&m| m == r.board));
+    std_pieces
+        && no_fairies
+        && full
+        && r.shape == BoardShape::STANDARD
+        && r.promotion_region == [Bitboard::RANK_1.shift_ranks(7), Bitboard::RANK_1]
+        && r.mandatory_promotion
+        && r.double_step
+        && r.double_step_region
+            == [
+                Bitboard::RANK_1.shift_ranks(1),
+                Bitboard::RANK_1.shift_ranks(6),
+            ]
+        && r.en_passant
+        && !settings.contains_key("enPassantRegion")
+        && r.castling
+        && r.castling_kingside_file == 6
+        && r.castling_queenside_file == 2
+        && r.castling_rook == PieceType::ROOK
+        && r.checking
+        && !r.flying_general
+        && r.special == SpecialMoves::None
+        && r.extinction_value.is_none()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn regions() {
+        let s = BoardShape::STANDARD;
+        assert_eq!(parse_region("*8", s).unwrap().count(), 8);
+        assert_eq!(parse_region("a*", s).unwrap().count(), 8);
+        assert_eq!(parse_region("c3-f6", s).unwrap().count(), 16);
+        assert_eq!(parse_region("e4 d4", s).unwrap().count(), 2);
+        assert!(parse_region("-", s).unwrap().is_empty());
+        assert!(parse_region("i9", s).is_err());
+        assert!(parse_region("h8", BoardShape { files: 7, ranks: 7 }).is_err());
+    }
+}
