@@ -21,6 +21,8 @@ subcommands:
   moves  [--variant NAME] [--fen FEN] [--moves ...]
                        list the legal moves (canonical spelling, ASCII order)
   check  FILE          validate a variants.ini file (built-in variants are its parents)
+  bench  [DEPTH]       fixed-depth searches of fixed positions (one thread); the last line
+                       is the node-count signature `Bench: <nodes> nodes <nps> nps`
   variants             list the known variants
   help                 this text
 
@@ -188,12 +190,96 @@ fn cmd_check(o: &Options) -> Result<(), String> {
     Ok(())
 }
 
+/// Positions searched by `bench`: variant and FEN.
+const BENCH_POSITIONS: &[(&str, &str)] = &[
+    (
+        "chess",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+    ),
+    (
+        "chess",
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+    ),
+    ("chess", "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1"),
+    (
+        "chess",
+        "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
+    ),
+    (
+        "chess",
+        "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP1B1PPP/R2QKB1R w KQ - 0 8",
+    ),
+    ("chess", "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1"),
+    (
+        "palace",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+    ),
+    (
+        "haven",
+        "2b2b2/1rnqknr1/1pppppp1/8/8/1PPPPPP1/1RNQKNR1/2B2B2 w - - 0 1",
+    ),
+    (
+        "missingfile",
+        "1rnqkbnr/1ppppppp/8/8/8/8/1PPPPPPP/1RNQKBNR w KQkq - 0 1",
+    ),
+    (
+        "jadoube",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+    ),
+    (
+        "interior",
+        "rnb2bnr/3qk3/pppppppp/8/8/PPPPPPPP/3QK3/RNB2BNR w - - 0 1",
+    ),
+];
+
+fn cmd_bench(o: &Options) -> Result<(), String> {
+    let depth = match o.positional.as_slice() {
+        [] => 9,
+        [d] => d
+            .parse()
+            .ok()
+            .filter(|d| (1..=30).contains(d))
+            .ok_or_else(|| format!("DEPTH must be 1..30, not '{d}'"))?,
+        _ => return Err(format!("unexpected arguments: {}", o.positional.join(" "))),
+    };
+    crate::geometry::attacks::init();
+    let mut engine = crate::engine::Engine::new();
+    let mut total = 0u64;
+    let start = Instant::now();
+    for (i, (variant, fen)) in BENCH_POSITIONS.iter().enumerate() {
+        if engine.rules().name != *variant {
+            engine.set_variant(variant).map_err(|e| e.to_string())?;
+        }
+        engine
+            .set_position(Some(fen), &[])
+            .map_err(|e| e.to_string())?;
+        engine.clear_hash();
+        let r = engine.best_move_at_depth(depth);
+        let best = crate::movegen::move_to_string(engine.position(), r.best);
+        println!(
+            "position {:2} {:12} nodes {:10} best {}",
+            i + 1,
+            variant,
+            r.nodes,
+            best
+        );
+        total += r.nodes;
+    }
+    let secs = start.elapsed().as_secs_f64();
+    println!(
+        "Bench: {total} nodes {:.0} nps",
+        total as f64 / secs.max(1e-9)
+    );
+    Ok(())
+}
+
 /// Runs the command line; returns the process exit code.
 pub fn run(args: &[String]) -> i32 {
     let Some(cmd) = args.first() else {
-        eprintln!("chimera: the protocol session (uci/xboard) is not available in this build yet");
-        eprintln!("{USAGE}");
-        return 2;
+        crate::geometry::attacks::init();
+        let stdin = std::io::BufReader::new(std::io::stdin());
+        crate::protocol::run(Box::new(stdin), crate::protocol::Output::stdout());
+        return 0;
     };
     let rest = &args[1..];
     let result = match cmd.as_str() {
@@ -201,16 +287,19 @@ pub fn run(args: &[String]) -> i32 {
             println!("{USAGE}");
             Ok(())
         }
-        "perft" | "divide" | "moves" | "check" | "variants" => match parse_options(rest) {
-            Err(e) => Err(e),
-            Ok(o) => match cmd.as_str() {
-                "perft" => cmd_perft(&o, false),
-                "divide" => cmd_perft(&o, true),
-                "moves" => cmd_moves(&o),
-                "check" => cmd_check(&o),
-                _ => load_variants(&o).map(|set| println!("{}", set.names().join("\n"))),
-            },
-        },
+        "perft" | "divide" | "moves" | "check" | "variants" | "bench" => {
+            match parse_options(rest) {
+                Err(e) => Err(e),
+                Ok(o) => match cmd.as_str() {
+                    "perft" => cmd_perft(&o, false),
+                    "divide" => cmd_perft(&o, true),
+                    "moves" => cmd_moves(&o),
+                    "check" => cmd_check(&o),
+                    "bench" => cmd_bench(&o),
+                    _ => load_variants(&o).map(|set| println!("{}", set.names().join("\n"))),
+                },
+            }
+        }
         other => Err(format!("unknown subcommand '{other}' (try 'chimera help')")),
     };
     match result {

@@ -8,11 +8,16 @@
 #![deny(missing_docs)]
 
 pub mod cli;
+pub mod engine;
+pub mod eval;
 pub mod geometry;
 pub mod movegen;
 pub mod moves;
 pub mod perft;
 pub mod piece;
 pub mod position;
+pub mod protocol;
 pub mod rules;
+pub mod search;
+pub mod tt;
 pub mod variant;

@@ -6,6 +6,7 @@
 //! lists; the Zobrist key is updated by the same function, so it cannot drift.
 
 mod fen;
+mod null;
 pub mod zobrist;
 
 pub use fen::FenError;

@@ -4,6 +4,7 @@
 
 pub mod bracket;
 pub mod eviction;
+pub mod outcome;
 
 use crate::movegen::MoveText;
 use crate::moves::{Move, MoveList};

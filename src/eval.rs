@@ -1,0 +1,239 @@
+//! Evaluation: tapered material and piece-square tables, derived from the variant's rules.
+//!
+//! Orthodox pieces have fixed values. A fairy piece is valued from its average mobility on the
+//! empty board, interpolated on the curve the orthodox pieces draw (knight, bishop, rook,
+//! queen); its square table rewards squares where it has more moves. Nothing here knows a
+//! variant by name: everything comes from `Rules`.
+
+use crate::geometry::{Bitboard, Color, Square};
+use crate::piece::{PieceType, MAX_PIECE_TYPES};
+use crate::position::Position;
+use crate::variant::Rules;
+
+/// Middle-game / end-game pair of values.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Score2 {
+    /// Middle game.
+    pub mg: i32,
+    /// End game.
+    pub eg: i32,
+}
+
+/// Orthodox piece values (centipawns), indexed by type P N B R Q K.
+const ORTHODOX_VALUES: [(i32, i32); 6] = [
+    (85, 105),
+    (320, 300),
+    (335, 315),
+    (480, 530),
+    (960, 950),
+    (0, 0),
+];
+/// Game-phase weight of each orthodox type.
+const ORTHODOX_PHASE: [i32; 6] = [0, 1, 1, 2, 4, 0];
+
+/// Evaluation tables for one variant.
+#[derive(Clone)]
+pub struct EvalParams {
+    /// `psqt[piece.index()][square]`: value plus square bonus, from White's point of view
+    /// (positive for White pieces, negative for Black ones).
+    psqt: Vec<[Score2; 64]>,
+    /// Phase weight per type.
+    phase: [i32; MAX_PIECE_TYPES],
+    /// Phase of the start position (full middle game).
+    max_phase: i32,
+    /// Material value (middle game) per type, for move ordering and pruning.
+    pub value: [i32; MAX_PIECE_TYPES],
+}
+
+fn empty_board_mobility(rules: &Rules, t: PieceType, sq: Square) -> f64 {
+    let Some(def) = rules.piece(t) else {
+        return 0.0;
+    };
+    let quiet = def
+        .moves
+        .quiet_targets(Color::White, sq, Bitboard::EMPTY, rules.board);
+    let caps = def
+        .moves
+        .capture_targets(Color::White, sq, Bitboard::EMPTY, rules.board);
+    (quiet.count() + caps.count()) as f64 / 2.0
+}
+
+/// Value of a piece with the given average mobility, on the orthodox curve.
+fn value_from_mobility(m: f64) -> f64 {
+    const CURVE: [(f64, f64); 5] = [
+        (0.0, 0.0),
+        (5.25, 320.0),
+        (8.75, 330.0),
+        (14.0, 490.0),
+        (22.75, 950.0),
+    ];
+    for w in CURVE.windows(2) {
+        let ((x0, y0), (x1, y1)) = (w[0], w[1]);
+        if m <= x1 {
+            return y0 + (y1 - y0) * (m - x0) / (x1 - x0);
+        }
+    }
+    let (x0, y0) = CURVE[3];
+    let (x1, y1) = CURVE[4];
+    y1 + (y1 - y0) * (m - x1) / (x1 - x0)
+}
+
+impl EvalParams {
+    /// Builds the tables for a variant.
+    pub fn new(rules: &Rules) -> EvalParams {
+        let mut psqt = vec![[Score2::default(); 64]; 2 * MAX_PIECE_TYPES];
+        let mut phase = [0; MAX_PIECE_TYPES];
+        let mut value = [0; MAX_PIECE_TYPES];
+        let board = rules.board;
+        let squares: Vec<Square> = board.iter().collect();
+        let files = rules.shape.files as f64;
+        let ranks = rules.shape.ranks as f64;
+        let center_dist = |sq: Square| -> f64 {
+            let df = (sq.file() as f64 - (files - 1.0) / 2.0).abs();
+            let dr = (sq.rank() as f64 - (ranks - 1.0) / 2.0).abs();
+            df.max(dr)
+        };
+        for t in rules.piece_types() {
+            let def = rules.piece(t).expect("type in use");
+            let orthodox_betza = ["fmWfcF", "N", "B", "R", "Q", "K"];
+            let is_orthodox = t.index() < 6 && def.betza == orthodox_betza[t.index()];
+            let mobility: Vec<f64> = squares
+                .iter()
+                .map(|&s| empty_board_mobility(rules, t, s))
+                .collect();
+            let avg = mobility.iter().sum::<f64>() / mobility.len().max(1) as f64;
+            let (mg, eg) = if is_orthodox {
+                ORTHODOX_VALUES[t.index()]
+            } else if Some(t) == rules.royal {
+                (0, 0)
+            } else {
+                let v = value_from_mobility(avg);
+                (v as i32, v as i32)
+            };
+            value[t.index()] = mg.max(if Some(t) == rules.royal { 0 } else { 50 });
+            phase[t.index()] = if is_orthodox {
+                ORTHODOX_PHASE[t.index()]
+            } else if t == PieceType::PAWN || Some(t) == rules.royal {
+                0
+            } else {
+                ((mg + 160) / 320).clamp(1, 6)
+            };
+            for (i, &sq) in squares.iter().enumerate() {
+                let bonus = if t == PieceType::PAWN {
+                    let adv = sq.rank() as f64 - 1.0;
+                    let file_center = 1.5 - (sq.file() as f64 - (files - 1.0) / 2.0).abs().min(1.5);
+                    Score2 {
+                        mg: (adv * 4.0 + file_center * adv.min(3.0) * 4.0) as i32,
+                        eg: (adv * adv * 3.0) as i32,
+                    }
+                } else if Some(t) == rules.royal {
+                    let back = if sq.rank() == 0 {
+                        15.0
+                    } else {
+                        -12.0 * sq.rank() as f64
+                    };
+                    let side = (sq.file() as f64 - (files - 1.0) / 2.0).abs() * 4.0;
+                    Score2 {
+                        mg: (back + side) as i32,
+                        eg: (-(center_dist(sq)) * 12.0) as i32,
+                    }
+                } else {
+                    let m = (mobility[i] - avg) * 3.0;
+                    let c = -center_dist(sq) * 3.0;
+                    Score2 {
+                        mg: (m + c) as i32,
+                        eg: (m + c) as i32,
+                    }
+                };
+                for color in Color::ALL {
+                    let piece = crate::piece::Piece::new(color, t);
+                    // mirror the square for Black
+                    let rel = match color {
+                        Color::White => sq,
+                        Color::Black => {
+                            Square::from_coords(sq.file(), rules.shape.ranks as i8 - 1 - sq.rank())
+                                .expect("on board")
+                        }
+                    };
+                    let sign = if color == Color::White { 1 } else { -1 };
+                    psqt[piece.index()][rel.index()] = Score2 {
+                        mg: sign * (mg + bonus.mg),
+                        eg: sign * (eg + bonus.eg),
+                    };
+                }
+            }
+        }
+        // full phase = the start position's
+        let mut max_phase = 0;
+        if let Ok(p) = Position::from_fen(std::sync::Arc::new(rules.clone()), &rules.start_fen) {
+            for t in rules.piece_types() {
+                max_phase += phase[t.index()] * p.kind(t).count() as i32;
+            }
+        }
+        EvalParams {
+            psqt,
+            phase,
+            max_phase: max_phase.max(1),
+            value,
+        }
+    }
+
+    /// Static evaluation from the side to move's point of view, in centipawns.
+    pub fn evaluate(&self, pos: &Position) -> i32 {
+        let mut mg = 0;
+        let mut eg = 0;
+        let mut phase = 0;
+        for t in pos.rules().piece_types() {
+            let men = pos.kind(t);
+            if men.is_empty() {
+                continue;
+            }
+            phase += self.phase[t.index()] * men.count() as i32;
+            for sq in men {
+                let s = self.psqt[pos.piece_at(sq).index()][sq.index()];
+                mg += s.mg;
+                eg += s.eg;
+            }
+        }
+        let phase = phase.min(self.max_phase);
+        let score = (mg * phase + eg * (self.max_phase - phase)) / self.max_phase;
+        let tempo = 10;
+        match pos.side_to_move() {
+            Color::White => score + tempo,
+            Color::Black => -score + tempo,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::variant::builtin_variants;
+
+    #[test]
+    fn start_position_is_balanced_and_material_counts() {
+        let set = builtin_variants();
+        for name in set.names() {
+            let rules = set.get(name).expect("listed");
+            let params = EvalParams::new(&rules);
+            let pos = Position::startpos(rules.clone());
+            let e = params.evaluate(&pos);
+            assert!(e.abs() <= 40, "{name}: start eval {e}");
+        }
+        let chess = set.get("chess").expect("chess");
+        let params = EvalParams::new(&chess);
+        let up_a_queen = Position::from_fen(
+            chess,
+            "rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        )
+        .expect("fen");
+        assert!(params.evaluate(&up_a_queen) > 800);
+    }
+
+    #[test]
+    fn fairy_values_follow_mobility() {
+        assert!((value_from_mobility(5.25) - 320.0).abs() < 1e-9);
+        assert!(value_from_mobility(12.0) > value_from_mobility(8.75));
+        assert!(value_from_mobility(30.0) > 950.0);
+    }
+}

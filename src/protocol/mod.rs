@@ -1,0 +1,126 @@
+//! Protocols: UCI and XBoard (CECP v2) over one engine facade. The first command decides:
+//! `uci` starts a UCI session, `xboard` an XBoard one.
+//!
+//! Input is read on its own thread and fed, together with "search finished" events, into one
+//! channel, so the session loop stays responsive while a search runs (`stop`, `isready`,
+//! `?` are answered at once) and the engine is only touched by the loop.
+
+pub mod uci;
+pub mod xboard;
+
+use crate::search::SearchResult;
+use std::io::{BufRead, Write};
+use std::sync::mpsc::{channel, Receiver, Sender};
+use std::sync::{Arc, Mutex};
+
+/// Something for the session loop to handle.
+pub enum Event {
+    /// A line from the GUI.
+    Line(String),
+    /// The GUI closed the input.
+    Eof,
+    /// A background search finished.
+    SearchDone(Box<Finished>),
+}
+
+/// A finished search with its moves already spelled in the position it searched.
+pub struct Finished {
+    /// The raw result.
+    pub result: SearchResult,
+    /// Key of the searched position.
+    pub key: u64,
+    /// The best move's text, if any.
+    pub best: Option<String>,
+    /// The expected reply's text, if any.
+    pub ponder: Option<String>,
+}
+
+impl Finished {
+    /// Spells the result's moves in `pos`, the position that was searched.
+    pub fn new(result: &SearchResult, pos: &crate::position::Position) -> Finished {
+        let best = (!result.best.is_none())
+            .then(|| crate::movegen::move_to_string(pos, result.best).to_string());
+        let ponder = result.ponder.filter(|_| !result.best.is_none()).map(|p| {
+            let mut after = pos.clone();
+            after.make(result.best);
+            crate::movegen::move_to_string(&after, p).to_string()
+        });
+        Finished {
+            result: result.clone(),
+            key: pos.key(),
+            best,
+            ponder,
+        }
+    }
+}
+
+/// A shared, line-buffered output.
+#[derive(Clone)]
+pub struct Output(Arc<Mutex<Box<dyn Write + Send>>>);
+
+impl Output {
+    /// Output to standard output.
+    pub fn stdout() -> Output {
+        Output(Arc::new(Mutex::new(Box::new(std::io::stdout()))))
+    }
+
+    /// Output to any writer (tests).
+    pub fn new(w: Box<dyn Write + Send>) -> Output {
+        Output(Arc::new(Mutex::new(w)))
+    }
+
+    /// Writes one line and flushes.
+    pub fn line(&self, s: &str) {
+        if let Ok(mut w) = self.0.lock() {
+            let _ = writeln!(w, "{s}");
+            let _ = w.flush();
+        }
+    }
+}
+
+/// Spawns the input reader; returns the event channel.
+pub fn spawn_reader(input: Box<dyn BufRead + Send>) -> (Sender<Event>, Receiver<Event>) {
+    let (tx, rx) = channel();
+    let reader_tx = tx.clone();
+    let _ = std::thread::Builder::new()
+        .name("input".into())
+        .spawn(move || {
+            for line in input.lines() {
+                match line {
+                    Ok(l) => {
+                        if reader_tx.send(Event::Line(l)).is_err() {
+                            return;
+                        }
+                    }
+                    Err(_) => break,
+                }
+            }
+            let _ = reader_tx.send(Event::Eof);
+        });
+    (tx, rx)
+}
+
+/// Runs a session: waits for `uci` or `xboard`, then speaks that protocol until `quit`.
+pub fn run(input: Box<dyn BufRead + Send>, out: Output) {
+    let (tx, rx) = spawn_reader(input);
+    loop {
+        let Ok(ev) = rx.recv() else { return };
+        match ev {
+            Event::Line(l) => {
+                let cmd = l.trim();
+                match cmd.split_whitespace().next() {
+                    None => continue,
+                    Some("uci") => return uci::session(rx, tx, out),
+                    Some("xboard") => return xboard::session(rx, tx, out, false),
+                    Some("protover") => return xboard::session_with_first(rx, tx, out, cmd),
+                    Some("quit") => return,
+                    Some(other) => out.line(&format!(
+                        "info string unknown command '{other}': send 'uci' or 'xboard' first (or run 'chimera help')"
+                    )),
+                }
+            }
+            Event::Eof => return,
+            Event::SearchDone(_) => {}
+        }
+    }
+}

@@ -1,0 +1,507 @@
+//! XBoard / WinBoard (CECP v2). The engine plays the side XBoard tells it to, in force mode it
+//! only records moves, and in analyze mode it searches until told otherwise. Variants XBoard
+//! does not know get `setup` and `piece` lines so the GUI can draw and move them.
+
+use super::{Event, Finished, Output};
+use crate::engine::Engine;
+use crate::geometry::Color;
+use crate::piece::PieceType;
+use crate::rules::outcome::{verdict, Outcome};
+use crate::search::{ReportedScore, Reporter, ScoreBound, SearchInfo, SearchLimits};
+use std::collections::VecDeque;
+use std::sync::mpsc::{Receiver, Sender};
+use std::sync::Arc;
+
+struct XbReporter {
+    out: Output,
+}
+
+impl Reporter for XbReporter {
+    fn info(&self, i: &SearchInfo) {
+        if i.bound != ScoreBound::Exact || i.multipv != 1 {
+            return;
+        }
+        let score = match i.score {
+            ReportedScore::Cp(cp) => cp,
+            ReportedScore::Mate(m) if m > 0 => 100_000 + m,
+            ReportedScore::Mate(m) => -100_000 + m,
+        };
+        self.out.line(&format!(
+            "{} {} {} {} {}",
+            i.depth,
+            score,
+            i.time_ms / 10,
+            i.nodes,
+            i.pv.join(" ")
+        ));
+    }
+}
+
+struct Clock {
+    mps: u32,
+    base_ms: u64,
+    inc_ms: u64,
+    st_ms: Option<u64>,
+    depth: Option<u32>,
+    ours_cs: Option<u64>,
+}
+
+struct Session {
+    engine: Engine,
+    out: Output,
+    tx: Sender<Event>,
+    rx: Receiver<Event>,
+    pending: VecDeque<Event>,
+    force: bool,
+    engine_side: Color,
+    post: bool,
+    analyzing: bool,
+    searching: bool,
+    clock: Clock,
+}
+
+fn xboard_name(name: &str) -> &str {
+    if name == "chess" {
+        "normal"
+    } else {
+        name
+    }
+}
+
+impl Session {
+    fn error(&self, reason: &str, cmd: &str) {
+        self.out.line(&format!("Error ({reason}): {cmd}"));
+    }
+
+    fn features(&self) {
+        let all = self.engine.variant_names();
+        let names: Vec<&str> = all.iter().map(|n| xboard_name(n)).collect();
+        self.out.line("feature done=0");
+        self.out.line(&format!(
+            "feature setboard=1 usermove=1 ping=1 sigint=0 sigterm=0 colors=0 analyze=1 playother=1 time=1 draw=0 reuse=1 san=0 memory=1 smp=1 myname=\"Chimera {}\" variants=\"{}\"",
+            env!("CARGO_PKG_VERSION"),
+            names.join(",")
+        ));
+        self.out.line("feature option=\"Clear Hash -button\"");
+        self.out.line(&format!(
+            "feature option=\"MultiPV -spin {} 1 256\"",
+            self.engine.options.multipv
+        ));
+        self.out.line("feature option=\"VariantPath -file \"");
+        self.out.line("feature done=1");
+    }
+
+    /// Stops a running search and waits for it; its move is not played.
+    fn halt(&mut self) {
+        if !self.searching {
+            return;
+        }
+        self.engine.stop();
+        while let Ok(ev) = self.rx.recv() {
+            match ev {
+                Event::SearchDone(_) => break,
+                other => self.pending.push_back(other),
+            }
+        }
+        self.engine.wait();
+        self.searching = false;
+    }
+
+    fn limits(&self) -> SearchLimits {
+        let mut l = SearchLimits {
+            depth: self.clock.depth,
+            ..Default::default()
+        };
+        if self.analyzing {
+            l.infinite = true;
+            return l;
+        }
+        if let Some(st) = self.clock.st_ms {
+            l.movetime = Some(st);
+            return l;
+        }
+        let us = self.engine.position().side_to_move();
+        let ours = self.clock.ours_cs.map_or(self.clock.base_ms, |cs| cs * 10);
+        l.time[us.index()] = Some(ours);
+        l.inc[us.index()] = self.clock.inc_ms;
+        if self.clock.mps > 0 {
+            let played = (self.engine.position().fullmove_number() - 1) % self.clock.mps;
+            l.movestogo = Some(self.clock.mps - played);
+        }
+        l
+    }
+
+    fn start_search(&mut self) {
+        let limits = self.limits();
+        let reporter: Arc<dyn Reporter> = if self.post || self.analyzing {
+            Arc::new(XbReporter {
+                out: self.out.clone(),
+            })
+        } else {
+            Arc::new(crate::search::Silent)
+        };
+        let tx = self.tx.clone();
+        let done = Box::new(
+            move |r: &crate::search::SearchResult, pos: &crate::position::Position| {
+                let _ = tx.send(Event::SearchDone(Box::new(Finished::new(r, pos))));
+            },
+        );
+        match self.engine.go(limits, reporter, done) {
+            Ok(()) => self.searching = true,
+            Err(e) => self.error(&e.to_string(), "go"),
+        }
+    }
+
+    fn claim_result(&mut self) -> bool {
+        let mut pos = self.engine.position().clone();
+        match verdict(&mut pos) {
+            Some(v) => {
+                let who = match v.outcome {
+                    Outcome::Win(Color::White) => "White wins",
+                    Outcome::Win(Color::Black) => "Black wins",
+                    Outcome::Draw => "Draw",
+                };
+                self.out
+                    .line(&format!("{} {{{} by {}}}", v.outcome.pgn(), who, v.reason));
+                true
+            }
+            None => false,
+        }
+    }
+
+    fn maybe_think(&mut self) {
+        let our_turn = !self.force && self.engine.position().side_to_move() == self.engine_side;
+        if self.analyzing || (our_turn && !self.claim_result()) {
+            self.start_search();
+        }
+    }
+
+    fn finished(&mut self, f: &Finished) {
+        self.engine.wait();
+        self.searching = false;
+        if self.analyzing {
+            return;
+        }
+        let Some(best) = &f.best else {
+            self.claim_result();
+            return;
+        };
+        if self.engine.position().key() != f.key {
+            return;
+        }
+        match self.engine.play(best) {
+            Ok(_) => {
+                self.out.line(&format!("move {best}"));
+                self.claim_result();
+            }
+            Err(e) => self.error(&e.to_string(), best),
+        }
+    }
+
+    fn setup_lines(&self) {
+        let rules = self.engine.rules().clone();
+        if rules.name == "chess" {
+            return;
+        }
+        // XBoard's piece order: P N B R Q, 16 fairy slots, K
+        let mut slots = ['.'; 22];
+        let mut fairy = 5;
+        let mut pieces = Vec::new();
+        for t in rules.piece_types() {
+            let def = rules.piece(t).expect("type in use");
+            let orthodox = ["fmWfcF", "N", "B", "R", "Q"];
+            let slot = if t.index() < 5 && def.betza == orthodox[t.index()] {
+                t.index()
+            } else if t == PieceType::KING {
+                21
+            } else {
+                fairy += 1;
+                pieces.push((def.letter.to_ascii_uppercase(), def.betza.clone()));
+                fairy - 1
+            };
+            if slot < 22 {
+                slots[slot] = def.letter.to_ascii_uppercase();
+            }
+        }
+        let white: String = slots.iter().collect();
+        let black: String = slots.iter().map(|c| c.to_ascii_lowercase()).collect();
+        self.out.line(&format!(
+            "setup ({white}{black}) {}x{}+0_fairy {}",
+            rules.shape.files, rules.shape.ranks, rules.start_fen
+        ));
+        for (letter, betza) in pieces {
+            self.out.line(&format!("piece {letter}& {betza}"));
+        }
+    }
+
+    fn handle(&mut self, line: &str) -> bool {
+        let line = line.trim();
+        let (cmd, rest) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
+        let rest = rest.trim();
+        match cmd {
+            "" | "xboard" | "accepted" | "rejected" | "random" | "computer" | "name" | "rating"
+            | "ics" | "easy" | "hard" | "bk" | "draw" => {}
+            "protover" => self.features(),
+            "quit" => {
+                self.halt();
+                return false;
+            }
+            "ping" => self.out.line(&format!("pong {rest}")),
+            "?" => self.engine.stop(),
+            "." => {}
+            "post" => self.post = true,
+            "nopost" => self.post = false,
+            "time" => match rest.parse::<u64>() {
+                Ok(cs) => self.clock.ours_cs = Some(cs),
+                Err(_) => self.error("time needs centiseconds", line),
+            },
+            "otim" => {
+                if rest.parse::<u64>().is_err() {
+                    self.error("otim needs centiseconds", line);
+                }
+            }
+            "new" => {
+                self.halt();
+                let _ = self.engine.set_variant("chess");
+                self.engine.new_game();
+                self.force = false;
+                self.analyzing = false;
+                self.engine_side = Color::Black;
+                self.clock.depth = None;
+                self.clock.st_ms = None;
+            }
+            "variant" => {
+                self.halt();
+                let name = if rest == "normal" { "chess" } else { rest };
+                match self.engine.set_variant(name) {
+                    Ok(()) => self.setup_lines(),
+                    Err(e) => self.error(&e.to_string(), line),
+                }
+            }
+            "force" => {
+                self.halt();
+                self.force = true;
+            }
+            "go" => {
+                self.halt();
+                self.force = false;
+                self.engine_side = self.engine.position().side_to_move();
+                self.maybe_think();
+            }
+            "playother" => {
+                self.halt();
+                self.force = false;
+                self.engine_side = self.engine.position().side_to_move().flip();
+            }
+            "usermove" => self.usermove(rest),
+            "level" => self.level(rest, line),
+            "st" => match rest.parse::<f64>() {
+                Ok(s) if s > 0.0 => self.clock.st_ms = Some((s * 1000.0) as u64),
+                _ => self.error("st needs seconds", line),
+            },
+            "sd" => match rest.parse::<u32>() {
+                Ok(d) if d > 0 => self.clock.depth = Some(d.min(120)),
+                _ => self.error("sd needs a depth", line),
+            },
+            "setboard" => {
+                self.halt();
+                if let Err(e) = self.engine.set_position(Some(rest), &[]) {
+                    self.out.line("tellusererror Illegal position");
+                    self.error(&e.to_string(), line);
+                } else if self.analyzing {
+                    self.start_search();
+                }
+            }
+            "undo" | "remove" => {
+                self.halt();
+                let n = if cmd == "undo" { 1 } else { 2 };
+                for _ in 0..n {
+                    if !self.engine.undo() {
+                        self.error("no move to take back", line);
+                        break;
+                    }
+                }
+                if self.analyzing {
+                    self.start_search();
+                }
+            }
+            "result" => {
+                self.halt();
+                self.force = true;
+            }
+            "analyze" => {
+                self.halt();
+                self.analyzing = true;
+                self.start_search();
+            }
+            "exit" => {
+                self.halt();
+                self.analyzing = false;
+            }
+            "hint" => {
+                if !self.searching {
+                    let r = self.engine.best_move_at_depth(6);
+                    if !r.best.is_none() {
+                        let pos = self.engine.position().clone();
+                        self.out.line(&format!(
+                            "Hint: {}",
+                            crate::movegen::move_to_string(&pos, r.best)
+                        ));
+                    }
+                }
+            }
+            "memory" => match rest.parse::<usize>() {
+                Ok(mb) => {
+                    self.halt();
+                    if let Err(e) = self.engine.set_hash(mb.max(1)) {
+                        self.error(&e.to_string(), line);
+                    }
+                }
+                Err(_) => self.error("memory needs megabytes", line),
+            },
+            "cores" => match rest
+                .parse::<usize>()
+                .map(|n| self.engine.set_threads(n.max(1)))
+            {
+                Ok(Ok(())) => {}
+                Ok(Err(e)) => self.error(&e.to_string(), line),
+                Err(_) => self.error("cores needs a number", line),
+            },
+            "option" => self.option(rest, line),
+            _ => {
+                // XBoard without usermove=1 would send bare moves; accept them too
+                if crate::movegen::parse_move(&mut self.engine.position().clone(), cmd).is_ok() {
+                    self.usermove(cmd);
+                } else {
+                    self.error("unknown command", line);
+                }
+            }
+        }
+        true
+    }
+
+    fn usermove(&mut self, mv: &str) {
+        self.halt();
+        match self.engine.play(mv) {
+            Ok(_) => {
+                if self.analyzing {
+                    self.start_search();
+                } else if !self.force {
+                    self.maybe_think();
+                }
+            }
+            Err(_) => self.out.line(&format!("Illegal move: {mv}")),
+        }
+    }
+
+    fn level(&mut self, rest: &str, line: &str) {
+        let parts: Vec<&str> = rest.split_whitespace().collect();
+        let parsed = (|| {
+            let [mps, base, inc] = parts.as_slice() else {
+                return None;
+            };
+            let mps = mps.parse::<u32>().ok()?;
+            let base_ms = match base.split_once(':') {
+                Some((m, s)) => m.parse::<u64>().ok()? * 60_000 + s.parse::<u64>().ok()? * 1000,
+                None => (base.parse::<f64>().ok()? * 60_000.0) as u64,
+            };
+            let inc_ms = (inc.parse::<f64>().ok()? * 1000.0) as u64;
+            Some((mps, base_ms, inc_ms))
+        })();
+        match parsed {
+            Some((mps, base, inc)) => {
+                self.clock.mps = mps;
+                self.clock.base_ms = base;
+                self.clock.inc_ms = inc;
+                self.clock.st_ms = None;
+            }
+            None => self.error("level needs MPS BASE INC", line),
+        }
+    }
+
+    fn option(&mut self, rest: &str, line: &str) {
+        let (name, value) = rest.split_once('=').unwrap_or((rest, ""));
+        let r = match name.trim() {
+            "Clear Hash" => {
+                self.halt();
+                self.engine.clear_hash();
+                Ok(())
+            }
+            "MultiPV" => value
+                .trim()
+                .parse::<usize>()
+                .map_err(|e| e.to_string())
+                .and_then(|n| self.engine.set_multipv(n).map_err(|e| e.to_string())),
+            "VariantPath" => {
+                self.halt();
+                self.engine
+                    .load_variants(value.trim())
+                    .map(|_| ())
+                    .map_err(|e| e.to_string())
+            }
+            other => Err(format!("unknown option '{other}'")),
+        };
+        if let Err(e) = r {
+            self.error(&e, line);
+        }
+    }
+}
+
+fn new_session(rx: Receiver<Event>, tx: Sender<Event>, out: Output) -> Session {
+    Session {
+        engine: Engine::new(),
+        out,
+        tx,
+        rx,
+        pending: VecDeque::new(),
+        force: false,
+        engine_side: Color::Black,
+        post: false,
+        analyzing: false,
+        searching: false,
+        clock: Clock {
+            mps: 0,
+            base_ms: 60_000,
+            inc_ms: 0,
+            st_ms: None,
+            depth: None,
+            ours_cs: None,
+        },
+    }
+}
+
+fn event_loop(mut s: Session) {
+    loop {
+        let ev = match s.pending.pop_front() {
+            Some(e) => e,
+            None => match s.rx.recv() {
+                Ok(e) => e,
+                Err(_) => break,
+            },
+        };
+        match ev {
+            Event::Line(l) => {
+                if !s.handle(&l) {
+                    break;
+                }
+            }
+            Event::Eof => {
+                s.halt();
+                break;
+            }
+            Event::SearchDone(f) => s.finished(&f),
+        }
+    }
+}
+
+/// Runs an XBoard session (the `xboard` command has been read).
+pub fn session(rx: Receiver<Event>, tx: Sender<Event>, out: Output, _quiet: bool) {
+    event_loop(new_session(rx, tx, out));
+}
+
+/// Runs an XBoard session whose first line was already `protover N`.
+pub fn session_with_first(rx: Receiver<Event>, tx: Sender<Event>, out: Output, first: &str) {
+    let mut s = new_session(rx, tx, out);
+    s.handle(first);
+    event_loop(s);
+}

@@ -1,0 +1,162 @@
+//! Search: iterative deepening with aspiration windows over a principal-variation alpha-beta
+//! search, run by Lazy SMP threads that share one lock-free transposition table.
+//!
+//! The search reads the rules only through [`Traits`] (is a null move sound, ...) and the
+//! game-end functions of `rules::outcome`; it never asks which variant it is playing.
+
+mod threads;
+mod time;
+mod worker;
+
+pub use threads::{search, SearchContext, SearchOptions, SearchResult};
+pub use time::TimeManager;
+
+use crate::moves::Move;
+use crate::variant::{Rules, SpecialMoves};
+
+/// Largest search depth in plies.
+pub const MAX_PLY: usize = 128;
+/// Score of a mate at the root.
+pub const MATE: i32 = 32000;
+/// Scores beyond this (in absolute value) are mates.
+pub const MATE_BOUND: i32 = MATE - 2 * MAX_PLY as i32;
+/// Larger than any score.
+pub const INFINITE: i32 = 32500;
+
+/// What the search may assume about the game, derived once from the rules.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Traits {
+    /// Passing is a sound lower bound (no zugzwang-decided endings, alternating turns).
+    pub null_move: bool,
+}
+
+impl Traits {
+    /// Derives the traits of a variant.
+    pub fn of(rules: &Rules) -> Traits {
+        // Passing is a sound bound only when being unable to move is no worse than a draw for
+        // the side to move and turns alternate; special mechanics keep it unless they say otherwise.
+        let null_move = rules.stalemate_value == crate::variant::GameValue::Draw
+            && rules.checking
+            && matches!(
+                rules.special,
+                SpecialMoves::None | SpecialMoves::Bracket | SpecialMoves::Eviction
+            );
+        Traits { null_move }
+    }
+}
+
+/// Limits of one search, as a GUI gives them.
+#[derive(Clone, Debug, Default)]
+pub struct SearchLimits {
+    /// Maximum depth in plies.
+    pub depth: Option<u32>,
+    /// Maximum nodes (all threads together).
+    pub nodes: Option<u64>,
+    /// Exact time for this move, in ms.
+    pub movetime: Option<u64>,
+    /// Clock times and increments in ms, White then Black.
+    pub time: [Option<u64>; 2],
+    /// Increments in ms.
+    pub inc: [u64; 2],
+    /// Moves to the next time control.
+    pub movestogo: Option<u32>,
+    /// Search until told to stop.
+    pub infinite: bool,
+    /// Search for a mate in this many moves.
+    pub mate: Option<u32>,
+    /// Restrict the root to these moves (empty: all).
+    pub searchmoves: Vec<Move>,
+    /// Pondering: don't stop on time until `ponderhit`.
+    pub ponder: bool,
+}
+
+/// A score as reported to a GUI.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReportedScore {
+    /// Centipawns from the side to move's view.
+    Cp(i32),
+    /// Mate in this many moves (negative: getting mated).
+    Mate(i32),
+}
+
+impl ReportedScore {
+    /// Converts an internal score.
+    pub fn from_internal(score: i32) -> ReportedScore {
+        if score >= MATE_BOUND {
+            ReportedScore::Mate((MATE - score + 1) / 2)
+        } else if score <= -MATE_BOUND {
+            ReportedScore::Mate(-(MATE + score) / 2)
+        } else {
+            ReportedScore::Cp(score)
+        }
+    }
+}
+
+/// Whether a reported score is exact or a bound from an aspiration failure.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ScoreBound {
+    /// Exact.
+    Exact,
+    /// The true score is at least this.
+    Lower,
+    /// The true score is at most this.
+    Upper,
+}
+
+/// One line of search progress.
+#[derive(Clone, Debug)]
+pub struct SearchInfo {
+    /// Iteration depth.
+    pub depth: u32,
+    /// Deepest ply reached.
+    pub seldepth: u32,
+    /// 1-based index of this line (MultiPV).
+    pub multipv: u32,
+    /// Score.
+    pub score: ReportedScore,
+    /// Exact or bound.
+    pub bound: ScoreBound,
+    /// Nodes searched (all threads).
+    pub nodes: u64,
+    /// Nodes per second.
+    pub nps: u64,
+    /// Milliseconds since the start.
+    pub time_ms: u64,
+    /// Permille of the TT in use.
+    pub hashfull: usize,
+    /// The principal variation in move notation.
+    pub pv: Vec<String>,
+    /// Win/draw/loss per mille, from the score.
+    pub wdl: (u32, u32, u32),
+}
+
+/// Receives search progress; implemented by the protocols.
+pub trait Reporter: Send + Sync {
+    /// A completed (or bounded) iteration line.
+    fn info(&self, info: &SearchInfo);
+    /// The root move being searched (sent after the first second).
+    fn currmove(&self, _mv: &str, _number: usize, _depth: u32) {}
+}
+
+/// A reporter that prints nothing.
+pub struct Silent;
+
+impl Reporter for Silent {
+    fn info(&self, _info: &SearchInfo) {}
+}
+
+/// Win/draw/loss estimate in per mille from a centipawn score (a logistic model).
+pub fn wdl(score: ReportedScore) -> (u32, u32, u32) {
+    match score {
+        ReportedScore::Mate(m) if m > 0 => (1000, 0, 0),
+        ReportedScore::Mate(_) => (0, 0, 1000),
+        ReportedScore::Cp(cp) => {
+            let f = |x: f64| 1.0 / (1.0 + (-(x - 150.0) / 70.0).exp());
+            let w = f(cp as f64);
+            let l = f(-cp as f64);
+            let wi = (w * 1000.0).round() as u32;
+            let li = (l * 1000.0).round() as u32;
+            (wi, 1000u32.saturating_sub(wi + li), li)
+        }
+    }
+}

@@ -1,0 +1,126 @@
+//! Time management: a soft limit (don't start another iteration) and a hard limit (stop now),
+//! from the clock, increment and moves to go.
+
+use super::SearchLimits;
+use crate::geometry::Color;
+use std::time::{Duration, Instant};
+
+/// When the search should stop.
+#[derive(Clone, Debug)]
+pub struct TimeManager {
+    start: Instant,
+    soft: Option<Duration>,
+    hard: Option<Duration>,
+}
+
+impl TimeManager {
+    /// Limits for `us` from the GUI's limits; `overhead` is subtracted for communication lag.
+    pub fn new(limits: &SearchLimits, us: Color, overhead: u64) -> TimeManager {
+        let start = Instant::now();
+        if limits.infinite {
+            return TimeManager {
+                start,
+                soft: None,
+                hard: None,
+            };
+        }
+        if let Some(mt) = limits.movetime {
+            let t = Duration::from_millis(mt.saturating_sub(overhead).max(1));
+            return TimeManager {
+                start,
+                soft: Some(t),
+                hard: Some(t),
+            };
+        }
+        let Some(left) = limits.time[us.index()] else {
+            return TimeManager {
+                start,
+                soft: None,
+                hard: None,
+            };
+        };
+        let inc = limits.inc[us.index()];
+        let left = left.saturating_sub(overhead).max(1);
+        let mtg = limits.movestogo.unwrap_or(30).clamp(1, 50) as u64;
+        let base = left / mtg + inc * 3 / 4;
+        let soft = base.min(left / 2).max(1);
+        let hard = (base * 4).min(left * 3 / 4).max(soft);
+        TimeManager {
+            start,
+            soft: Some(Duration::from_millis(soft)),
+            hard: Some(Duration::from_millis(hard)),
+        }
+    }
+
+    /// Time since the start.
+    pub fn elapsed(&self) -> Duration {
+        self.start.elapsed()
+    }
+
+    /// Milliseconds since the start.
+    pub fn elapsed_ms(&self) -> u64 {
+        self.start.elapsed().as_millis() as u64
+    }
+
+    /// Whether the hard limit has passed.
+    pub fn hard_expired(&self) -> bool {
+        self.hard.is_some_and(|h| self.start.elapsed() >= h)
+    }
+
+    /// Whether the soft limit has passed (don't start a new iteration).
+    pub fn soft_expired(&self) -> bool {
+        self.soft.is_some_and(|s| self.start.elapsed() >= s)
+    }
+
+    /// The hard limit, if any.
+    pub fn hard_limit(&self) -> Option<Duration> {
+        self.hard
+    }
+
+    /// Whether any time limit applies.
+    pub fn limited(&self) -> bool {
+        self.hard.is_some()
+    }
+
+    /// Drops the limits (pondering: the clock does not run for us).
+    pub fn unlimited(&self) -> TimeManager {
+        TimeManager {
+            start: self.start,
+            soft: None,
+            hard: None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn budgets() {
+        let mut l = SearchLimits {
+            time: [Some(60_000), Some(60_000)],
+            inc: [1000, 1000],
+            ..Default::default()
+        };
+        let tm = TimeManager::new(&l, Color::White, 10);
+        let soft = tm.soft.expect("limited").as_millis();
+        assert!((2000..=4000).contains(&soft), "{soft}");
+        l.movestogo = Some(1);
+        let tm = TimeManager::new(&l, Color::White, 10);
+        assert!(tm.hard.expect("limited").as_millis() <= 45_000);
+        let l = SearchLimits {
+            infinite: true,
+            ..Default::default()
+        };
+        assert!(!TimeManager::new(&l, Color::Black, 0).limited());
+        let l = SearchLimits {
+            movetime: Some(100),
+            ..Default::default()
+        };
+        assert_eq!(
+            TimeManager::new(&l, Color::Black, 0).hard,
+            Some(Duration::from_millis(100))
+        );
+    }
+}

@@ -1,0 +1,641 @@
+//! One search thread: principal-variation alpha-beta with quiescence, transposition-table
+//! cutoffs, null move (where the traits allow), late-move reductions, killers, history,
+//! check extension and mate-distance pruning.
+
+use super::{Traits, INFINITE, MATE, MATE_BOUND, MAX_PLY};
+use crate::eval::EvalParams;
+use crate::movegen::generic::is_capture;
+use crate::movegen::{in_check, legal_moves};
+use crate::moves::{Move, MoveKind, MoveList};
+use crate::piece::PieceType;
+use crate::position::Position;
+use crate::rules::outcome::{extinction, move_rule_draw};
+use crate::tt::{Bound, TranspositionTable};
+use crate::variant::GameValue;
+use once_cell::sync::Lazy;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+
+/// What all threads of one search share.
+pub struct Shared<'a> {
+    /// The table.
+    pub tt: &'a TranspositionTable,
+    /// Set to stop every thread.
+    pub stop: &'a AtomicBool,
+    /// Nodes of all threads (flushed in batches).
+    pub nodes: AtomicU64,
+    /// Node limit, if any.
+    pub node_limit: Option<u64>,
+    /// Time after which the main thread stops the search.
+    pub deadline: Option<std::time::Instant>,
+    /// While set, the deadline does not apply (pondering).
+    pub pondering: &'a AtomicBool,
+}
+
+/// A root move with its latest score and line.
+#[derive(Clone, Debug)]
+pub struct RootMove {
+    /// The move.
+    pub mv: Move,
+    /// Score of the last iteration that searched it fully (-INFINITE if not).
+    pub score: i32,
+    /// Score from the iteration before.
+    pub previous_score: i32,
+    /// Principal variation starting with `mv`.
+    pub pv: Vec<Move>,
+    /// Deepest ply reached below it.
+    pub seldepth: u32,
+}
+
+/// Move-ordering scores for one node, on the stack without zero-filling 8 KB per node.
+struct ScoreBuf {
+    buf: [std::mem::MaybeUninit<i32>; MoveList::CAPACITY],
+}
+
+impl ScoreBuf {
+    #[inline(always)]
+    fn new() -> ScoreBuf {
+        ScoreBuf {
+            buf: [std::mem::MaybeUninit::uninit(); MoveList::CAPACITY],
+        }
+    }
+
+    /// The first `n` scores, zeroed.
+    #[inline(always)]
+    fn slice(&mut self, n: usize) -> &mut [i32] {
+        for s in &mut self.buf[..n] {
+            s.write(0);
+        }
+        // SAFETY: the first `n` entries were just initialised.
+        unsafe { std::slice::from_raw_parts_mut(self.buf.as_mut_ptr() as *mut i32, n) }
+    }
+}
+
+static LMR: Lazy<[[u8; 64]; 64]> = Lazy::new(|| {
+    let mut t = [[0u8; 64]; 64];
+    for (d, row) in t.iter_mut().enumerate().skip(1) {
+        for (m, r) in row.iter_mut().enumerate().skip(1) {
+            *r = (0.75 + (d as f64).ln() * (m as f64).ln() / 2.25) as u8;
+        }
+    }
+    t
+});
+
+/// Per-thread search state.
+pub struct Worker<'a> {
+    /// Thread index (0 = main).
+    pub id: usize,
+    /// The thread's own copy of the position.
+    pub pos: Position,
+    shared: &'a Shared<'a>,
+    eval: &'a EvalParams,
+    traits: Traits,
+    local_nodes: u64,
+    /// Deepest ply reached in the current iteration.
+    pub seldepth: u32,
+    killers: [[Move; 2]; MAX_PLY + 2],
+    history: Box<[[i32; 64]; 32]>,
+    pv: Box<[[Move; MAX_PLY + 1]; MAX_PLY + 1]>,
+    pv_len: [usize; MAX_PLY + 1],
+    /// Root moves, best first.
+    pub root_moves: Vec<RootMove>,
+    /// Set when this thread noticed the stop flag.
+    pub stopped: bool,
+}
+
+impl<'a> Worker<'a> {
+    /// A worker for `pos` searching `root` moves.
+    pub fn new(
+        id: usize,
+        pos: Position,
+        root: &[Move],
+        shared: &'a Shared<'a>,
+        eval: &'a EvalParams,
+        traits: Traits,
+    ) -> Worker<'a> {
+        let root_moves = root
+            .iter()
+            .map(|&mv| RootMove {
+                mv,
+                score: -INFINITE,
+                previous_score: -INFINITE,
+                pv: vec![mv],
+                seldepth: 0,
+            })
+            .collect();
+        Worker {
+            id,
+            pos,
+            shared,
+            eval,
+            traits,
+            local_nodes: 0,
+            seldepth: 0,
+            killers: [[Move::NONE; 2]; MAX_PLY + 2],
+            history: Box::new([[0; 64]; 32]),
+            pv: Box::new([[Move::NONE; MAX_PLY + 1]; MAX_PLY + 1]),
+            pv_len: [0; MAX_PLY + 1],
+            root_moves,
+            stopped: false,
+        }
+    }
+
+    /// Nodes searched by this thread that are not yet added to the shared counter.
+    pub fn flush_nodes(&mut self) {
+        if self.local_nodes > 0 {
+            self.shared
+                .nodes
+                .fetch_add(self.local_nodes, Ordering::Relaxed);
+            self.local_nodes = 0;
+        }
+    }
+
+    #[inline]
+    fn count_node(&mut self) {
+        self.local_nodes += 1;
+        if self.local_nodes >= 1024 {
+            let total = self
+                .shared
+                .nodes
+                .fetch_add(self.local_nodes, Ordering::Relaxed)
+                + self.local_nodes;
+            self.local_nodes = 0;
+            if self.shared.node_limit.is_some_and(|l| total >= l) {
+                self.shared.stop.store(true, Ordering::Relaxed);
+            }
+            if self.id == 0
+                && !self.shared.pondering.load(Ordering::Relaxed)
+                && self
+                    .shared
+                    .deadline
+                    .is_some_and(|d| std::time::Instant::now() >= d)
+            {
+                self.shared.stop.store(true, Ordering::Relaxed);
+            }
+        }
+        if self.local_nodes & 63 == 0 && self.shared.stop.load(Ordering::Relaxed) {
+            self.stopped = true;
+        }
+    }
+
+    /// Searches the root at `depth` within (alpha, beta) for MultiPV line `pv_idx`.
+    /// Updates and re-sorts `root_moves[pv_idx..]`.
+    pub fn search_root(
+        &mut self,
+        depth: i32,
+        mut alpha: i32,
+        beta: i32,
+        pv_idx: usize,
+        on_move: &mut dyn FnMut(Move, usize),
+    ) -> i32 {
+        let mut best = -INFINITE;
+        self.seldepth = 0;
+        for i in pv_idx..self.root_moves.len() {
+            let m = self.root_moves[i].mv;
+            on_move(m, i + 1);
+            self.pos.make(m);
+            self.count_node();
+            let gives_check = in_check(&self.pos);
+            let new_depth = depth - 1 + gives_check as i32;
+            let score = if i == pv_idx {
+                -self.search(new_depth, -beta, -alpha, 1)
+            } else {
+                let mut s = -self.search(new_depth, -alpha - 1, -alpha, 1);
+                if s > alpha && s < beta && !self.stopped {
+                    s = -self.search(new_depth, -beta, -alpha, 1);
+                }
+                s
+            };
+            self.pos.unmake();
+            if self.stopped {
+                break;
+            }
+            let rm = &mut self.root_moves[i];
+            if i == pv_idx || score > alpha {
+                rm.score = score;
+                rm.seldepth = self.seldepth;
+                rm.pv.clear();
+                rm.pv.push(m);
+                rm.pv.extend_from_slice(&self.pv[1][..self.pv_len[1]]);
+            } else {
+                rm.score = -INFINITE;
+            }
+            if score > best {
+                best = score;
+            }
+            if score > alpha {
+                alpha = score;
+                if score >= beta {
+                    break;
+                }
+            }
+        }
+        // best first among the lines not yet fixed; stable keeps the old order for ties
+        self.root_moves[pv_idx..].sort_by_key(|r| std::cmp::Reverse(r.score));
+        best
+    }
+
+    fn terminal_score(&self, value: GameValue, ply: usize) -> i32 {
+        match value {
+            GameValue::Win => MATE - ply as i32,
+            GameValue::Loss => -MATE + ply as i32,
+            GameValue::Draw => 0,
+        }
+    }
+
+    fn is_repetition(&self) -> bool {
+        let key = self.pos.key();
+        self.pos.previous_keys().any(|k| k == key)
+    }
+
+    fn update_pv(&mut self, ply: usize, m: Move) {
+        self.pv[ply][0] = m;
+        let n = self.pv_len[ply + 1].min(MAX_PLY - 1);
+        for i in 0..n {
+            self.pv[ply][i + 1] = self.pv[ply + 1][i];
+        }
+        self.pv_len[ply] = n + 1;
+    }
+
+    fn score_moves(&self, list: &MoveList, tt_move: Move, ply: usize, scores: &mut [i32]) {
+        for (i, &m) in list.iter().enumerate() {
+            scores[i] = if m == tt_move {
+                1 << 30
+            } else if let Some(victim) = self.victim_value(m) {
+                let attacker = self.pos.piece_at(m.from());
+                let av = if attacker.is_some() {
+                    self.eval.value[attacker.kind().index()]
+                } else {
+                    0
+                };
+                (1 << 28) + victim * 16 - av / 16
+                    + m.promotion_type().map_or(0, |t| self.eval.value[t.index()])
+            } else if m.promotion_type().is_some() {
+                (1 << 27) + self.eval.value[m.promotion_type().map_or(0, |t| t.index())]
+            } else if m == self.killers[ply][0] {
+                (1 << 26) + 2
+            } else if m == self.killers[ply][1] {
+                (1 << 26) + 1
+            } else {
+                let p = self.pos.piece_at(m.from());
+                if p.is_some() {
+                    self.history[p.index()][m.to().index()]
+                } else {
+                    0
+                }
+            };
+        }
+    }
+
+    /// Value of the man a move captures, if it captures.
+    #[inline]
+    fn victim_value(&self, m: Move) -> Option<i32> {
+        match m.kind() {
+            MoveKind::Normal => {
+                let v = self.pos.piece_at(m.to());
+                v.is_some().then(|| self.eval.value[v.kind().index()])
+            }
+            MoveKind::EnPassant => Some(self.eval.value[PieceType::PAWN.index()]),
+            MoveKind::Castling => None,
+            MoveKind::Special => {
+                is_capture(&self.pos, m).then(|| self.eval.value[PieceType::PAWN.index()])
+            }
+        }
+    }
+
+    #[inline]
+    fn pick(list: &mut MoveList, scores: &mut [i32], from: usize) -> Move {
+        let n = list.len();
+        let mut best = from;
+        for j in from + 1..n {
+            if scores[j] > scores[best] {
+                best = j;
+            }
+        }
+        scores.swap(from, best);
+        list.as_mut_slice().swap(from, best);
+        list[from]
+    }
+
+    fn has_pieces(&self) -> bool {
+        let us = self.pos.side_to_move();
+        let pawns_and_kings =
+            self.pos.pieces_of(us, PieceType::PAWN) | self.pos.pieces_of(us, PieceType::KING);
+        (self.pos.pieces(us) & !pawns_and_kings).any()
+    }
+
+    /// The alpha-beta search below the root.
+    pub fn search(&mut self, depth: i32, mut alpha: i32, mut beta: i32, ply: usize) -> i32 {
+        if depth <= 0 {
+            return self.qsearch(alpha, beta, ply);
+        }
+        self.count_node();
+        if self.stopped {
+            return 0;
+        }
+        self.pv_len[ply] = 0;
+        self.seldepth = self.seldepth.max(ply as u32);
+        let is_pv = beta - alpha > 1;
+        if ply >= MAX_PLY - 1 {
+            return self.eval.evaluate(&self.pos);
+        }
+        if let Some(v) = extinction(&self.pos) {
+            return self.terminal_score(v, ply);
+        }
+        if self.is_repetition() {
+            return 0;
+        }
+        // mate distance pruning
+        alpha = alpha.max(-MATE + ply as i32);
+        beta = beta.min(MATE - ply as i32 - 1);
+        if alpha >= beta {
+            return alpha;
+        }
+
+        let key = self.pos.key();
+        let tt = self.shared.tt.probe(key);
+        let tt_move = tt.map_or(Move::NONE, |e| e.mv);
+        if let Some(e) = tt {
+            if !is_pv && e.depth >= depth {
+                let s = score_from_tt(e.score, ply);
+                let cut = match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => s >= beta,
+                    Bound::Upper => s <= alpha,
+                    Bound::None => false,
+                };
+                if cut {
+                    return s;
+                }
+            }
+        }
+
+        let checked = in_check(&self.pos);
+        let static_eval = if checked {
+            -INFINITE
+        } else {
+            self.eval.evaluate(&self.pos)
+        };
+
+        if !is_pv && !checked && ply > 0 {
+            // reverse futility pruning
+            if depth <= 6 && static_eval - 90 * depth >= beta && static_eval.abs() < MATE_BOUND {
+                return static_eval;
+            }
+            // null move
+            if self.traits.null_move
+                && depth >= 3
+                && static_eval >= beta
+                && self.pos.last_move().is_some_and(|m| !m.is_none())
+                && self.has_pieces()
+            {
+                let r = 3 + depth / 4;
+                self.pos.make_null();
+                let s = -self.search(depth - 1 - r, -beta, -beta + 1, ply + 1);
+                self.pos.unmake_null();
+                if self.stopped {
+                    return 0;
+                }
+                if s >= beta {
+                    return if s >= MATE_BOUND { beta } else { s };
+                }
+            }
+        }
+
+        let mut list = MoveList::new();
+        legal_moves(&mut self.pos, &mut list);
+        if list.is_empty() {
+            let rules = self.pos.rules();
+            let v = if checked {
+                rules.checkmate_value
+            } else {
+                rules.stalemate_value
+            };
+            return self.terminal_score(v, ply);
+        }
+        if move_rule_draw(&self.pos) {
+            return 0;
+        }
+
+        let n = list.len();
+        let mut buf = ScoreBuf::new();
+        let scores = buf.slice(n);
+        self.score_moves(&list, tt_move, ply, scores);
+        let mut best = -INFINITE;
+        let mut best_move = Move::NONE;
+        let mut quiets_tried = [Move::NONE; 64];
+        let mut n_quiets = 0;
+        for i in 0..n {
+            let m = Self::pick(&mut list, scores, i);
+            let capture = self.victim_value(m).is_some();
+            let quiet = !capture && m.promotion_type().is_none();
+            // late-move pruning of quiet moves at low depth
+            if !is_pv
+                && !checked
+                && quiet
+                && best > -MATE_BOUND
+                && depth <= 3
+                && i >= 4 + (depth * depth * 2) as usize
+            {
+                continue;
+            }
+            self.pos.make(m);
+            let gives_check = in_check(&self.pos);
+            let new_depth = depth - 1 + gives_check as i32;
+            let mut score;
+            if i == 0 {
+                score = -self.search(new_depth, -beta, -alpha, ply + 1);
+            } else {
+                let r = if depth >= 3 && i >= 3 && quiet && !checked && !gives_check {
+                    let mut r = LMR[depth.min(63) as usize][i.min(63)] as i32;
+                    if is_pv {
+                        r -= 1;
+                    }
+                    r.clamp(0, new_depth - 1)
+                } else {
+                    0
+                };
+                score = -self.search(new_depth - r, -alpha - 1, -alpha, ply + 1);
+                if score > alpha && r > 0 {
+                    score = -self.search(new_depth, -alpha - 1, -alpha, ply + 1);
+                }
+                if score > alpha && score < beta {
+                    score = -self.search(new_depth, -beta, -alpha, ply + 1);
+                }
+            }
+            self.pos.unmake();
+            if self.stopped {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    best_move = m;
+                    alpha = score;
+                    self.update_pv(ply, m);
+                    if score >= beta {
+                        if quiet {
+                            self.reward_quiet(m, ply, depth, &quiets_tried[..n_quiets]);
+                        }
+                        break;
+                    }
+                }
+            }
+            if quiet && n_quiets < quiets_tried.len() {
+                quiets_tried[n_quiets] = m;
+                n_quiets += 1;
+            }
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if is_pv && !best_move.is_none() {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.shared
+            .tt
+            .store(key, best_move, score_to_tt(best, ply), depth, bound);
+        best
+    }
+
+    fn reward_quiet(&mut self, m: Move, ply: usize, depth: i32, tried: &[Move]) {
+        if self.killers[ply][0] != m {
+            self.killers[ply][1] = self.killers[ply][0];
+            self.killers[ply][0] = m;
+        }
+        let bonus = (depth * depth).min(400);
+        let p = self.pos.piece_at(m.from());
+        if p.is_some() {
+            let h = &mut self.history[p.index()][m.to().index()];
+            *h += bonus - *h * bonus / 16384;
+        }
+        for &q in tried {
+            let p = self.pos.piece_at(q.from());
+            if p.is_some() {
+                let h = &mut self.history[p.index()][q.to().index()];
+                *h -= bonus + *h * bonus / 16384;
+            }
+        }
+    }
+
+    /// Quiescence: captures and promotions until the position is quiet; all evasions in check.
+    pub fn qsearch(&mut self, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+        self.count_node();
+        if self.stopped {
+            return 0;
+        }
+        self.pv_len[ply] = 0;
+        self.seldepth = self.seldepth.max(ply as u32);
+        if ply >= MAX_PLY - 1 {
+            return self.eval.evaluate(&self.pos);
+        }
+        if let Some(v) = extinction(&self.pos) {
+            return self.terminal_score(v, ply);
+        }
+        let checked = in_check(&self.pos);
+        let mut best = -INFINITE;
+        let stand = if checked {
+            -INFINITE
+        } else {
+            self.eval.evaluate(&self.pos)
+        };
+        if !checked {
+            if stand >= beta {
+                return stand;
+            }
+            best = stand;
+            alpha = alpha.max(stand);
+        }
+        let mut list = MoveList::new();
+        legal_moves(&mut self.pos, &mut list);
+        if list.is_empty() {
+            let rules = self.pos.rules();
+            let v = if checked {
+                rules.checkmate_value
+            } else {
+                rules.stalemate_value
+            };
+            return self.terminal_score(v, ply);
+        }
+        let n = list.len();
+        let mut buf = ScoreBuf::new();
+        let scores = buf.slice(n);
+        self.score_moves(&list, Move::NONE, ply, scores);
+        for i in 0..n {
+            let m = Self::pick(&mut list, scores, i);
+            let victim = self.victim_value(m);
+            if !checked {
+                let Some(v) = victim.or(m.promotion_type().map(|_| 0)) else {
+                    continue;
+                };
+                // delta pruning
+                if m.promotion_type().is_none() && stand + v + 200 <= alpha {
+                    continue;
+                }
+            }
+            self.pos.make(m);
+            let score = -self.qsearch(-beta, -alpha, ply + 1);
+            self.pos.unmake();
+            if self.stopped {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    self.update_pv(ply, m);
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+
+    /// Whether the GUI still has us pondering.
+    pub fn pondering(&self) -> bool {
+        self.shared.pondering.load(Ordering::Relaxed)
+    }
+
+    /// Whether someone asked the search to stop.
+    pub fn stop_requested(&self) -> bool {
+        self.shared.stop.load(Ordering::Relaxed)
+    }
+
+    /// Stops every thread.
+    pub fn request_stop(&self) {
+        self.shared.stop.store(true, Ordering::Relaxed);
+    }
+
+    /// Nodes of all threads so far.
+    pub fn total_nodes(&self) -> u64 {
+        self.shared.nodes.load(Ordering::Relaxed) + self.local_nodes
+    }
+
+    /// TT occupancy in permille.
+    pub fn hashfull(&self) -> usize {
+        self.shared.tt.hashfull()
+    }
+}
+
+/// Mate scores are stored relative to the node, not the root.
+fn score_to_tt(score: i32, ply: usize) -> i32 {
+    if score >= MATE_BOUND {
+        score + ply as i32
+    } else if score <= -MATE_BOUND {
+        score - ply as i32
+    } else {
+        score
+    }
+}
+
+fn score_from_tt(score: i32, ply: usize) -> i32 {
+    if score >= MATE_BOUND {
+        score - ply as i32
+    } else if score <= -MATE_BOUND {
+        score + ply as i32
+    } else {
+        score
+    }
+}
