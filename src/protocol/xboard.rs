@@ -5,7 +5,6 @@
 use super::{Event, Finished, Output};
 use crate::engine::Engine;
 use crate::geometry::Color;
-use crate::piece::PieceType;
 use crate::rules::outcome::{verdict, Outcome};
 use crate::search::{ReportedScore, Reporter, ScoreBound, SearchInfo, SearchLimits};
 use std::collections::VecDeque;
@@ -78,7 +77,7 @@ impl Session {
         let names: Vec<&str> = all.iter().map(|n| xboard_name(n)).collect();
         self.out.line("feature done=0");
         self.out.line(&format!(
-            "feature setboard=1 usermove=1 ping=1 sigint=0 sigterm=0 colors=0 analyze=1 playother=1 time=1 draw=0 reuse=1 san=0 memory=1 smp=1 myname=\"Chimera {}\" variants=\"{}\"",
+            "feature setboard=1 usermove=1 ping=1 sigint=0 colors=0 analyze=1 playother=1 time=1 draw=0 reuse=1 san=0 memory=1 smp=1 myname=\"Chimera {}\" variants=\"{}\"",
             env!("CARGO_PKG_VERSION"),
             names.join(",")
         ));
@@ -209,17 +208,20 @@ impl Session {
         let mut pieces = Vec::new();
         for t in rules.piece_types() {
             let def = rules.piece(t).expect("type in use");
-            let orthodox = ["fmWfcF", "N", "B", "R", "Q"];
-            let slot = if t.index() < 5 && def.betza == orthodox[t.index()] {
-                t.index()
-            } else if t == PieceType::KING {
-                21
-            } else {
-                fairy += 1;
-                pieces.push((def.letter.to_ascii_uppercase(), def.betza.clone()));
-                fairy - 1
+            let standard = ["fmWfcF", "N", "B", "R", "Q", "K"];
+            // a piece keeps the slot its letter has in chess; others take fairy slots
+            let slot = match "pnbrqk".find(def.letter) {
+                Some(5) => 21,
+                Some(i) => i,
+                None => {
+                    fairy += 1;
+                    fairy - 1
+                }
             };
-            if slot < 22 {
+            if t.index() >= 6 || def.betza != standard[t.index()] {
+                pieces.push((def.letter.to_ascii_uppercase(), def.betza.clone()));
+            }
+            if slot < slots.len() {
                 slots[slot] = def.letter.to_ascii_uppercase();
             }
         }

@@ -1,0 +1,227 @@
+//! UCI transcripts against the built binary.
+
+mod common;
+use common::Engine;
+use std::time::Instant;
+
+fn uci() -> Engine {
+    let mut e = Engine::start();
+    e.send("uci");
+    e.expect(10, |l| l == "uciok");
+    e
+}
+
+fn fen_of(e: &mut Engine) -> String {
+    e.send("d");
+    e.expect(10, |l| l.starts_with("FEN: "))
+        .trim_start_matches("FEN: ")
+        .to_string()
+}
+
+#[test]
+fn handshake_lists_every_option_and_variant() {
+    let mut e = Engine::start();
+    e.send("uci");
+    e.expect(10, |l| l == "uciok");
+    let all = e.seen.join("\n");
+    assert!(all.contains("id name Chimera"), "{all}");
+    for opt in [
+        "Hash",
+        "Threads",
+        "MultiPV",
+        "Clear Hash",
+        "Ponder",
+        "Move Overhead",
+        "UCI_Variant",
+        "VariantPath",
+        "UCI_AnalyseMode",
+        "UCI_ShowWDL",
+    ] {
+        assert!(
+            all.contains(&format!("option name {opt} type")),
+            "missing {opt}:\n{all}"
+        );
+    }
+    for v in ["var chess", "var palace", "var haven", "var missingfile"] {
+        assert!(all.contains(v), "missing {v}");
+    }
+    e.send("isready");
+    e.expect(10, |l| l == "readyok");
+    assert!(e.quit());
+}
+
+#[test]
+fn variant_choice_is_announced_for_guis() {
+    let mut e = uci();
+    e.send("setoption name UCI_Variant value haven");
+    let l = e.expect(10, |l| l.starts_with("info string variant"));
+    assert_eq!(l, "info string variant haven files 8 ranks 8 pocket 0 template fairy startpos 2b2b2/1rnqknr1/1pppppp1/8/8/1PPPPPP1/1RNQKNR1/2B2B2 w - - 0 1");
+    e.send("position startpos moves c2d4");
+    assert!(
+        fen_of(&mut e).starts_with("2b2b2/1rnqknr1/1pppppp1/8/3N4/1PPPPPP1/1R1QKNR1/2B2B2 b"),
+        "{:?}",
+        e.seen.last()
+    );
+    e.send("setoption name UCI_Variant value nosuchgame");
+    let l = e.expect(10, |l| l.starts_with("info string error"));
+    assert!(l.contains("unknown variant 'nosuchgame'"), "{l}");
+    assert!(e.quit());
+}
+
+#[test]
+fn a_bad_move_list_is_rejected_whole() {
+    let mut e = uci();
+    e.send("position startpos moves e2e4 e7e5");
+    let before = fen_of(&mut e);
+    // vampirc-uci's parse_one would keep e2e4 e7e5 g1f3 and drop the rest: we must not
+    e.send("position startpos moves e2e4 e7e5 g1f3 e5e3 b8c6");
+    let l = e.expect(10, |l| l.starts_with("info string error"));
+    assert!(l.contains("move 4 ('e5e3')"), "{l}");
+    assert_eq!(fen_of(&mut e), before);
+    e.send("position startpos moves e2e4 zz99");
+    let l = e.expect(10, |l| l.starts_with("info string error"));
+    assert!(l.contains("'zz99' is not a move"), "{l}");
+    e.send("position fen 8/8/8/8/8/8/8/8 w - - 0 1");
+    let l = e.expect(10, |l| l.starts_with("info string error"));
+    assert!(l.contains("bad FEN"), "{l}");
+    assert_eq!(fen_of(&mut e), before);
+    assert!(e.quit());
+}
+
+#[test]
+fn go_depth_gives_a_legal_bestmove_and_info_lines() {
+    let mut e = uci();
+    e.send("position startpos moves e2e4");
+    e.send("go depth 5");
+    let best = e.expect(30, |l| l.starts_with("bestmove"));
+    let mv = best.split_whitespace().nth(1).expect("a move");
+    let info = e
+        .seen
+        .iter()
+        .find(|l| l.starts_with("info depth 5 "))
+        .expect("depth 5 info")
+        .clone();
+    for field in [
+        "seldepth",
+        "multipv 1",
+        "score cp",
+        "nodes",
+        "nps",
+        "hashfull",
+        "time",
+        "pv",
+    ] {
+        assert!(info.contains(field), "{field} missing in {info}");
+    }
+    // the move is legal for Black
+    e.send(&format!("position startpos moves e2e4 {mv}"));
+    e.send("isready");
+    e.expect(10, |l| l == "readyok");
+    assert!(
+        !e.seen.iter().any(|l| l.starts_with("info string error")),
+        "{:?}",
+        e.seen
+    );
+    assert!(e.quit());
+}
+
+#[test]
+fn stop_ends_an_infinite_search_promptly() {
+    let mut e = uci();
+    e.send("position startpos");
+    e.send("go infinite");
+    e.expect(10, |l| l.starts_with("info depth 3"));
+    e.send("isready");
+    e.expect(10, |l| l == "readyok");
+    let t = Instant::now();
+    e.send("stop");
+    e.expect(10, |l| l.starts_with("bestmove"));
+    let ms = t.elapsed().as_millis();
+    // the requirement is 50 ms; allow for a loaded test machine without hiding a hang
+    assert!(ms < 1000, "stop took {ms} ms");
+    assert!(e.quit());
+}
+
+#[test]
+fn mate_and_game_over() {
+    let mut e = uci();
+    e.send("position fen 6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1");
+    e.send("go depth 4");
+    let best = e.expect(20, |l| l.starts_with("bestmove"));
+    assert_eq!(best.split_whitespace().nth(1), Some("d1d8"));
+    assert!(
+        e.seen.iter().any(|l| l.contains("score mate 1")),
+        "{:?}",
+        e.seen
+    );
+    e.send("position fen 6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1 moves d1d8 g8h7");
+    let l = e.expect(10, |l| l.starts_with("info string error"));
+    assert!(l.contains("g8h7"), "{l}");
+    e.send("position fen 3R2k1/5ppp/8/8/8/8/5PPP/6K1 b - - 1 1");
+    e.send("go depth 3");
+    let best = e.expect(20, |l| l.starts_with("bestmove"));
+    assert_eq!(best, "bestmove (none)");
+    assert!(e.quit());
+}
+
+#[test]
+fn perft_multipv_and_errors() {
+    let mut e = uci();
+    e.send("position startpos");
+    e.send("go perft 3");
+    e.expect(30, |l| l == "Nodes searched: 8902");
+    e.send("setoption name MultiPV value 3");
+    e.send("go depth 4");
+    e.expect(30, |l| l.starts_with("bestmove"));
+    for k in 1..=3 {
+        assert!(
+            e.seen
+                .iter()
+                .any(|l| l.starts_with("info depth 4 ") && l.contains(&format!("multipv {k} "))),
+            "multipv {k}"
+        );
+    }
+    for (cmd, expect) in [
+        ("setoption name Hash value 0", "Hash must be"),
+        ("setoption name Threads value 100000", "Threads must be"),
+        ("setoption name Bogus value 1", "unknown option"),
+        ("frobnicate", "unknown command"),
+        ("go depth", "needs a number"),
+        ("go sideways", "unknown 'go' parameter"),
+        ("position", "expected 'position startpos|fen"),
+        (
+            "setoption name VariantPath value /nonexistent/file.ini",
+            "cannot read",
+        ),
+    ] {
+        e.send(cmd);
+        let l = e.expect(10, |l| l.starts_with("info string error"));
+        assert!(l.contains(expect), "{cmd}: {l}");
+    }
+    e.send("isready");
+    e.expect(10, |l| l == "readyok");
+    assert!(e.quit());
+}
+
+#[test]
+fn variant_path_adds_variants() {
+    let dir = std::env::temp_dir().join(format!("chimera-uci-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let ini = dir.join("mine.ini");
+    std::fs::write(&ini, "[knightmare:chess]\nqueen = -\ncustomPiece1 = q:NN\n").expect("write");
+    let mut e = uci();
+    e.send(&format!(
+        "setoption name VariantPath value {}",
+        ini.display()
+    ));
+    e.expect(10, |l| l.starts_with("info string loaded 1 variant"));
+    e.send("setoption name UCI_Variant value knightmare");
+    e.expect(10, |l| l.starts_with("info string variant knightmare"));
+    e.send("position startpos");
+    e.send("go perft 1");
+    // 20 orthodox moves without the queen's (none), plus the nightrider's c3 b5 a7x e3 f5 g7x
+    e.expect(10, |l| l == "Nodes searched: 26");
+    e.send("uci");
+    e.expect(10, |l| l.contains("var knightmare"));
+    assert!(e.quit());
+}

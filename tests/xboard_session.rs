@@ -1,0 +1,122 @@
+//! XBoard (CECP v2) transcripts against the built binary.
+
+mod common;
+use common::Engine;
+
+fn xboard() -> Engine {
+    let mut e = Engine::start();
+    e.send("xboard");
+    e.send("protover 2");
+    e.expect(10, |l| l == "feature done=1");
+    e
+}
+
+#[test]
+fn features_name_every_variant() {
+    let mut e = xboard();
+    let all = e.seen.join("\n");
+    for f in [
+        "setboard=1",
+        "usermove=1",
+        "ping=1",
+        "sigint=0",
+        "colors=0",
+        "analyze=1",
+        "myname=\"Chimera",
+        "variants=\"normal,",
+    ] {
+        assert!(all.contains(f), "missing {f}:\n{all}");
+    }
+    assert!(
+        all.contains("palace") && all.contains("missingfile"),
+        "{all}"
+    );
+    e.send("ping 7");
+    e.expect(10, |l| l == "pong 7");
+    assert!(e.quit());
+}
+
+#[test]
+fn plays_as_black_after_new() {
+    let mut e = xboard();
+    e.send("new");
+    e.send("sd 3");
+    e.send("usermove e2e4");
+    let reply = e.expect(30, |l| l.starts_with("move "));
+    let mv = reply.trim_start_matches("move ");
+    assert_eq!(mv.len(), 4, "{mv}");
+    e.send("usermove e2e5");
+    e.expect(10, |l| l == "Illegal move: e2e5");
+    e.send("frobnicate");
+    e.expect(10, |l| l == "Error (unknown command): frobnicate");
+    assert!(e.quit());
+}
+
+#[test]
+fn force_go_undo_and_setboard() {
+    let mut e = xboard();
+    e.send("new");
+    e.send("force");
+    e.send("usermove e2e4");
+    e.send("usermove e7e5");
+    e.send("undo");
+    e.send("sd 2");
+    e.send("go");
+    // Black to move after the undo; the engine now plays Black
+    let reply = e.expect(30, |l| l.starts_with("move "));
+    assert_ne!(reply, "move e7e5xx");
+    e.send("force");
+    e.send("setboard 8/8/8/8/8/8/8/8 w - - 0 1");
+    let l = e.expect(10, |l| l.starts_with("Error ("));
+    assert!(l.contains("setboard"), "{l}");
+    e.send("setboard 6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1");
+    e.send("sd 3");
+    e.send("go");
+    e.expect(30, |l| l == "move d1d8");
+    e.expect(10, |l| l.starts_with("1-0 {White wins by checkmate"));
+    assert!(e.quit());
+}
+
+#[test]
+fn variant_setup_and_thinking_output() {
+    let mut e = xboard();
+    e.send("new");
+    e.send("variant missingfile");
+    let l = e.expect(10, |l| l.starts_with("setup "));
+    assert!(
+        l.ends_with("1rnqkbnr/1ppppppp/8/8/8/8/1PPPPPPP/1RNQKBNR w KQkq - 0 1"),
+        "{l}"
+    );
+    e.expect(10, |l| l == "piece B& BN");
+    e.send("post");
+    e.send("sd 3");
+    e.send("go");
+    e.expect(30, |l| l.starts_with("move "));
+    // thinking lines: depth score time nodes pv
+    assert!(
+        e.seen
+            .iter()
+            .any(|l| l.starts_with("3 ") && l.split_whitespace().count() >= 5),
+        "{:?}",
+        e.seen
+    );
+    e.send("variant nosuch");
+    e.expect(10, |l| l.starts_with("Error (unknown variant 'nosuch')"));
+    assert!(e.quit());
+}
+
+#[test]
+fn analyze_mode() {
+    let mut e = xboard();
+    e.send("new");
+    e.send("force");
+    e.send("post");
+    e.send("analyze");
+    e.expect(10, |l| l.starts_with("4 "));
+    e.send("usermove e2e4");
+    e.expect(10, |l| l.starts_with("4 "));
+    e.send("exit");
+    e.send("ping 3");
+    e.expect(10, |l| l == "pong 3");
+    assert!(e.quit());
+}
