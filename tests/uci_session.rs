@@ -1,7 +1,7 @@
 //! UCI transcripts against the built binary.
 
-mod common;
-use common::Engine;
+mod driver;
+use driver::Engine;
 use std::time::Instant;
 
 fn uci() -> Engine {

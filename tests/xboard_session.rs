@@ -1,7 +1,7 @@
 //! XBoard (CECP v2) transcripts against the built binary.
 
-mod common;
-use common::Engine;
+mod driver;
+use driver::Engine;
 
 fn xboard() -> Engine {
     let mut e = Engine::start();
