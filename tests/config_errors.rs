@@ -475,6 +475,19 @@ fn castling_inconsistencies() {
         Some("castlingKingsideFile"),
         "castling is off",
     );
+    // the default kingside file g does not exist on a 6-file board
+    let six =
+        "[x:chess]\nmaxFile = 6\nstartFen = rnqkbr/pppppp/6/6/6/6/PPPPPP/RNQKBR w KQkq - 0 1\n";
+    expect(
+        six,
+        1,
+        Some("castlingKingsideFile"),
+        "[x]: the default kingside castling file g is not on this 6-file board",
+    );
+    let set = accept(&format!(
+        "{six}castlingKingsideFile = e\ncastlingQueensideFile = b\n"
+    ));
+    assert!(set.get("x").expect("x").castling);
     // turning castling off for a rookless variant is the way out
     accept("[x:chess]\nrook = -\ncastling = false\nstartFen = 1nbqkbn1/pppppppp/8/8/8/8/PPPPPPPP/1NBQKBN1 w - - 0 1\n");
 }

@@ -256,10 +256,15 @@ fn random_games_on_a_user_defined_small_board() {
          castling = false\n\
          archbishop = c\n\
          bishop = -\n\
-         promotionPieceTypes = qrcn\n",
+         promotionPieceTypes = qrcn\n\
+         [six:chess]\n\
+         maxFile = 6\n\
+         startFen = rnqkbr/pppppp/6/6/6/6/PPPPPP/RNQKBR w KQkq - 0 1\n\
+         castlingKingsideFile = e\n\
+         castlingQueensideFile = b\n",
     )
     .expect("test variants load");
-    for (i, name) in ["small7", "wild6"].iter().enumerate() {
+    for (i, name) in ["small7", "wild6", "six"].iter().enumerate() {
         let rules = set.get(name).expect("loaded");
         let start = Position::startpos(rules.clone());
         random_games(&rules, &start, 0xAB + i as u64);

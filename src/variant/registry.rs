@@ -851,6 +851,16 @@ fn compile(ctx: &Ctx) -> Result<Rules, IniError> {
                 ),
             ));
         }
+        // the defaults (g, c) are not checked against the board by file_index
+        if castling_kingside_file >= files as i8 {
+            return Err(ctx.err(
+                "castlingKingsideFile",
+                format!(
+                    "the default kingside castling file g is not on this {files}-file board; \
+                     set castlingKingsideFile (or castling = false)"
+                ),
+            ));
+        }
         // the rook lands beside the king, on the side it came from
         if castling_kingside_file < 1 {
             return Err(ctx.err(
