@@ -434,16 +434,11 @@ fn fen_illegal_positions() {
         "4k3/8/8/8/8/8/8/p3K3 b - - 0 1",
         "Black pawn stands in its promotion zone",
     );
-    // men outside their mobility regions
-    illegal(
+    // a man outside its mobility region is a legal set-up (PE-R1): it may only move back in
+    fen_ok("periphery", "4k3/8/8/8/3K4/8/8/8 w - - 0 1");
+    fen_ok(
         "haven",
         "2b2b2/1rnqknr1/1pppppp1/8/8/1PPPPPP1/2NQKNR1/R1B2B2 w - - 0 1",
-        "a White 'R' stands on a1",
-    );
-    illegal(
-        "palace",
-        "1k6/8/8/8/8/8/8/4K3 w - - 0 1",
-        "a Black 'k' stands on b8",
     );
     // flying general: kings may not face each other on an open file
     illegal(
@@ -1102,4 +1097,31 @@ fn cli_non_utf8_variants_file() {
     std::fs::write(&path, b"[x:chess]\n# caf\xe9\n").expect("write");
     let p = path.to_string_lossy().into_owned();
     cli_fails(&["check", &p], &format!("{p}:0: cannot read the file"));
+}
+
+#[test]
+fn a_king_set_up_in_the_periphery_centre_may_only_move_out() {
+    use chimera::movegen::{legal_moves, move_to_string};
+    use chimera::moves::MoveList;
+    let mut pos = Position::from_fen(rules("periphery"), "4k3/8/8/8/3K4/8/8/8 w - - 0 1")
+        .expect("PE-R1: legal set-up");
+    let mut list = MoveList::new();
+    legal_moves(&mut pos, &mut list);
+    // from d4 every neighbour but c3..e5 (all central) is barred: none is outside c3-f6
+    assert!(
+        list.is_empty(),
+        "{:?}",
+        list.iter()
+            .map(|&m| move_to_string(&pos, m).to_string())
+            .collect::<Vec<_>>()
+    );
+    let mut pos =
+        Position::from_fen(rules("periphery"), "4k3/8/8/8/8/2K5/8/8 w - - 0 1").expect("legal");
+    legal_moves(&mut pos, &mut list);
+    let mut got: Vec<String> = list
+        .iter()
+        .map(|&m| move_to_string(&pos, m).to_string())
+        .collect();
+    got.sort();
+    assert_eq!(got, ["c3b2", "c3b3", "c3b4", "c3c2", "c3d2"]);
 }

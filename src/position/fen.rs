@@ -339,24 +339,8 @@ impl Position {
                 )));
             }
         }
-        for t in rules.piece_types() {
-            for color in Color::ALL {
-                let outside = self.pieces_of(color, t) & !rules.region(color, t);
-                if outside.any() {
-                    let l = rules.letter(t);
-                    return Err(FenError::Illegal(format!(
-                        "a {} '{}' stands on {}, outside the squares it may occupy",
-                        color.name(),
-                        if color == Color::White {
-                            l.to_ascii_uppercase()
-                        } else {
-                            l
-                        },
-                        outside.lsb()
-                    )));
-                }
-            }
-        }
+        // A man outside its mobility region is a legal set-up: it may only move back into
+        // the region (ruling PE-R1 of modest-proposals-2.md, applied to every region).
         if rules.flying_general {
             if let (Some(a), Some(b)) = (
                 self.king_square(Color::White),
