@@ -146,8 +146,15 @@ fn end_types<'a>(
     p: Square,
 ) -> impl Iterator<Item = PieceType> + 'a {
     let rules = pos.rules();
+    let promotes =
+        man.kind() == PieceType::PAWN && rules.promotion_region[man.color().index()].has(p);
+    let choices: &'a [PieceType] = if promotes {
+        &rules.promotion_types
+    } else {
+        &[]
+    };
     std::iter::once(man.kind())
-        .chain(rules.promotion_types.iter().copied())
+        .chain(choices.iter().copied())
         .filter(move |&t| can_end_as(pos, man, s, p, t))
 }
 
