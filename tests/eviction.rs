@@ -22,6 +22,8 @@ const EXTRA: &[&str] = &[
     "4k3/8/4N3/8/3N4/8/4N3/4K3 w - - 0 1",
     // Rd1 evicts Pe2, which slides e2-e4 with the rook's move: e.p. target e3 (ruling 3)
     "7k/8/8/8/3p4/8/4P3/3R3K w - - 0 1",
+    // pawn e2 evicts Re4 moving like a rook: e.p. target e3 as well
+    "7k/8/8/8/3pR3/8/4P3/7K w - - 0 1",
     // pawns next to the last rank: evictions may not put them there
     "r6k/1P1P4/2N5/8/8/8/8/4K3 w - - 0 1",
     // Black to move, with castling rights and the King able to evict
@@ -183,6 +185,11 @@ fn en_passant_after_an_eviction_double_step() {
     assert_eq!(
         fen_after(V, fen, &["d1e2,e2e4", "d4e3"]),
         "7k/8/8/8/8/4p3/4R3/7K w - -"
+    );
+    // a pawn A moving like the Rook it evicts, e2-e4, also leaves the target
+    assert_eq!(
+        fen_after(V, "7k/8/8/8/3pR3/8/4P3/7K w - - 0 1", &["e2e4,e4e5"]),
+        "7k/8/8/4R3/3pP3/8/8/7K b - e3"
     );
     // a pawn step of one square leaves none
     assert_eq!(
