@@ -191,8 +191,7 @@ pub fn edits(pos: &Position, m: Move, edits: &mut EditList) {
 }
 
 /// Canonical spelling `ab,bd`.
-pub fn write(pos: &Position, m: Move, out: &mut MoveText) {
-    let _ = pos;
+pub fn write(_pos: &Position, m: Move, out: &mut MoveText) {
     out.push_leg(m.from(), m.to());
     out.push_leg(m.to(), dest(m));
 }
