@@ -232,6 +232,11 @@ fn make_unmake_and_keys_in_random_games() {
 }
 
 #[test]
+fn random_positions_agree_with_the_model() {
+    random_cross_checks(V, common::Rule::Bracket, 6, 60, 5, 0x2545_F491_4F6C_DD1D);
+}
+
+#[test]
 fn perft_file_agrees_with_the_model() {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/perft/bracket.epd");
     for (fen, depths) in read_epd(path) {

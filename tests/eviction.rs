@@ -221,6 +221,11 @@ fn make_unmake_and_keys_in_random_games() {
 }
 
 #[test]
+fn random_positions_agree_with_the_model() {
+    random_cross_checks(V, common::Rule::Eviction, 6, 60, 5, 0x5851_F42D_4C95_7F2D);
+}
+
+#[test]
 fn perft_file_agrees_with_the_model() {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/perft/eviction.epd");
     for (fen, depths) in read_epd(path) {

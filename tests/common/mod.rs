@@ -836,3 +836,48 @@ pub fn read_epd(path: &str) -> Vec<(String, Vec<(u32, u64)>)> {
     }
     out
 }
+
+/// Plays random games (special moves preferred) and cross-checks the engine against the model
+/// (depths 1 and 2) every `every` plies, so that positions no one wrote by hand are compared.
+pub fn random_cross_checks(
+    variant: &str,
+    rule: Rule,
+    games: usize,
+    plies: usize,
+    every: usize,
+    seed: u64,
+) {
+    let mut state = seed | 1;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    let rules = builtin_variants().get(variant).expect("built-in variant");
+    for _ in 0..games {
+        let mut p = Position::startpos(rules.clone());
+        for ply in 0..plies {
+            if ply % every == 0 {
+                cross_check(variant, rule, &p.fen());
+            }
+            let mut list = MoveList::new();
+            legal_moves(&mut p, &mut list);
+            if list.is_empty() {
+                break;
+            }
+            let specials: Vec<_> = list
+                .iter()
+                .copied()
+                .filter(|m| m.kind() == chimera::moves::MoveKind::Special)
+                .collect();
+            let r = next() as usize;
+            let m = if !specials.is_empty() && !r.is_multiple_of(3) {
+                specials[(r >> 2) % specials.len()]
+            } else {
+                list[(r >> 2) % list.len()]
+            };
+            p.make(m);
+        }
+    }
+}
