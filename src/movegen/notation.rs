@@ -160,10 +160,15 @@ pub fn parse_move(pos: &mut Position, s: &str) -> Result<Move, MoveError> {
             return Ok(m);
         }
     }
+    // Other valid spellings. The rule module is asked about every move, not only its own
+    // kind: a multi-leg route can have the same effect as an ordinary move (an Eviction of two
+    // men of one type equals the one-leg move a->d), and that route spells the ordinary move.
     let special = pos.rules().special;
-    for &m in list.iter() {
-        if m.kind() == MoveKind::Special && crate::rules::is_spelling(special, pos, m, s) {
-            return Ok(m);
+    if special != crate::variant::SpecialMoves::None {
+        for &m in list.iter() {
+            if crate::rules::is_spelling(special, pos, m, s) {
+                return Ok(m);
+            }
         }
     }
     // king-takes-own-rook spelling of castling
