@@ -695,12 +695,6 @@ fn board_size_and_start_position() {
         Some("startFen"),
         "White has 0 kings",
     );
-    expect(
-        "[x:chess]\nmobilityRegionWhiteKing = a1-h2\nmobilityRegionBlackKing = a1-h2\n",
-        1,
-        Some("startFen"),
-        "a Black 'k' stands on e8, outside the squares it may occupy",
-    );
     // a start position inherited from a parent is reported at the child, naming its origin
     let e = expect(
         "[a:chess]\nstartFen = rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\n\
