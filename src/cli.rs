@@ -20,14 +20,17 @@ subcommands:
                        perft per root move
   moves  [--variant NAME] [--fen FEN] [--moves ...]
                        list the legal moves (canonical spelling, ASCII order)
-  check  FILE          validate a variants.ini file (built-in variants are its parents)
+  check  FILE          validate a variants.ini file (built-in variants are its parents) and
+                       describe each of its variants
   bench  [DEPTH]       fixed-depth searches of fixed positions (one thread); the last line
                        is the node-count signature `Bench: <nodes> nodes <nps> nps`
   variants             list the known variants
   help                 this text
 
 common options:
-  --variants FILE      load a user variants.ini on top of the built-in one";
+  --variants FILE      load a user variants.ini on top of the built-in one
+
+--moves takes the following arguments up to the next option or a plain number (DEPTH).";
 
 /// Parsed common options.
 struct Options {
@@ -37,6 +40,17 @@ struct Options {
     threads: usize,
     variants_file: Option<String>,
     positional: Vec<String>,
+    /// The options given, as written (to reject those a subcommand does not use).
+    given: Vec<&'static str>,
+}
+
+/// The options each subcommand uses.
+fn allowed_options(cmd: &str) -> &'static [&'static str] {
+    match cmd {
+        "perft" | "divide" => &["--variant", "--fen", "--moves", "--threads", "--variants"],
+        "moves" => &["--variant", "--fen", "--moves", "--variants"],
+        _ => &["--variants"],
+    }
 }
 
 fn parse_options(args: &[String]) -> Result<Options, String> {
@@ -47,6 +61,7 @@ fn parse_options(args: &[String]) -> Result<Options, String> {
         threads: 1,
         variants_file: None,
         positional: Vec::new(),
+        given: Vec::new(),
     };
     let mut i = 0;
     let value = |i: usize, name: &str| -> Result<String, String> {
@@ -54,7 +69,14 @@ fn parse_options(args: &[String]) -> Result<Options, String> {
             .cloned()
             .ok_or_else(|| format!("{name} needs a value"))
     };
+    const KNOWN: [&str; 5] = ["--variant", "--fen", "--threads", "--variants", "--moves"];
     while i < args.len() {
+        if let Some(name) = KNOWN.iter().find(|k| **k == args[i]) {
+            if o.given.contains(name) {
+                return Err(format!("{name} is given twice"));
+            }
+            o.given.push(name);
+        }
         match args[i].as_str() {
             "--variant" => {
                 o.variant = value(i, "--variant")?;
@@ -78,8 +100,12 @@ fn parse_options(args: &[String]) -> Result<Options, String> {
                 i += 2;
             }
             "--moves" => {
+                // up to the next option, or a plain number: DEPTH, never a move
                 i += 1;
-                while i < args.len() && !args[i].starts_with("--") {
+                while i < args.len()
+                    && !args[i].starts_with("--")
+                    && !args[i].bytes().all(|b| b.is_ascii_digit())
+                {
                     o.moves.push(args[i].clone());
                     i += 1;
                 }
@@ -115,8 +141,9 @@ fn setup(o: &Options) -> Result<Position, String> {
         Some(f) => Position::from_fen(rules, f).map_err(|e| format!("bad FEN '{f}': {e}"))?,
         None => Position::startpos(rules),
     };
-    for m in &o.moves {
-        let mv = parse_move(&mut pos, m).map_err(|e| e.to_string())?;
+    for (i, m) in o.moves.iter().enumerate() {
+        let mv = parse_move(&mut pos, m)
+            .map_err(|e| format!("--moves, move {} ('{m}') after '{}': {e}", i + 1, pos.fen()))?;
         pos.make(mv);
     }
     Ok(pos)
@@ -162,7 +189,18 @@ fn cmd_perft(o: &Options, per_move: bool) -> Result<(), String> {
     Ok(())
 }
 
+fn no_positional(o: &Options, cmd: &str) -> Result<(), String> {
+    match o.positional.as_slice() {
+        [] => Ok(()),
+        extra => Err(format!(
+            "{cmd} takes no arguments, found: {}",
+            extra.join(" ")
+        )),
+    }
+}
+
 fn cmd_moves(o: &Options) -> Result<(), String> {
+    no_positional(o, "moves")?;
     let mut pos = setup(o)?;
     let mut list = MoveList::new();
     legal_moves(&mut pos, &mut list);
@@ -180,14 +218,66 @@ fn cmd_check(o: &Options) -> Result<(), String> {
     let [file] = o.positional.as_slice() else {
         return Err("check takes one FILE".into());
     };
-    let mut set = builtin_variants();
+    let mut set = load_variants(o)?;
     let names = set.load_file(file).map_err(|e| e.to_string())?;
     println!(
         "{file}: OK, {} variant(s): {}",
         names.len(),
         names.join(", ")
     );
+    for name in &names {
+        if let Some(rules) = set.get(name) {
+            println!("{}", describe(&rules));
+        }
+    }
     Ok(())
+}
+
+/// A few lines saying what a variant compiled to.
+fn describe(r: &crate::variant::Rules) -> String {
+    let pieces: Vec<String> = r
+        .piece_types()
+        .filter_map(|t| r.piece(t))
+        .map(|d| format!("{}={}", d.letter, d.betza))
+        .collect();
+    let letters =
+        |ts: &[crate::piece::PieceType]| -> String { ts.iter().map(|&t| r.letter(t)).collect() };
+    let mut out = format!(
+        "  [{}] board {} files x {} ranks; {} move generator; special moves: {}\n    pieces: {}",
+        r.name,
+        r.shape.files,
+        r.shape.ranks,
+        if r.orthodox {
+            "orthodox (fast)"
+        } else {
+            "generic"
+        },
+        r.special.name(),
+        pieces.join(" ")
+    );
+    out.push_str(&format!(
+        "\n    castling: {}; promotion to: {}; double step: {}; en passant: {}; checking: {}",
+        if r.castling {
+            format!(
+                "king to {}/{} with '{}'",
+                (b'a' + r.castling_kingside_file as u8) as char,
+                (b'a' + r.castling_queenside_file as u8) as char,
+                r.letter(r.castling_rook)
+            )
+        } else {
+            "off".into()
+        },
+        if r.promotion_types.is_empty() {
+            "-".to_string()
+        } else {
+            letters(&r.promotion_types)
+        },
+        r.double_step,
+        r.en_passant,
+        r.checking
+    ));
+    out.push_str(&format!("\n    start: {}", r.start_fen));
+    out
 }
 
 /// Positions searched by `bench`: variant and FEN.
@@ -290,13 +380,20 @@ pub fn run(args: &[String]) -> i32 {
         "perft" | "divide" | "moves" | "check" | "variants" | "bench" => {
             match parse_options(rest) {
                 Err(e) => Err(e),
-                Ok(o) => match cmd.as_str() {
-                    "perft" => cmd_perft(&o, false),
-                    "divide" => cmd_perft(&o, true),
-                    "moves" => cmd_moves(&o),
-                    "check" => cmd_check(&o),
-                    "bench" => cmd_bench(&o),
-                    _ => load_variants(&o).map(|set| println!("{}", set.names().join("\n"))),
+                Ok(o) => match o.given.iter().find(|g| !allowed_options(cmd).contains(g)) {
+                    Some(g) => Err(format!(
+                        "{g} does not apply to '{cmd}' (try 'chimera help')"
+                    )),
+                    None => match cmd.as_str() {
+                        "perft" => cmd_perft(&o, false),
+                        "divide" => cmd_perft(&o, true),
+                        "moves" => cmd_moves(&o),
+                        "check" => cmd_check(&o),
+                        "bench" => cmd_bench(&o),
+                        _ => no_positional(&o, "variants").and_then(|()| {
+                            load_variants(&o).map(|set| println!("{}", set.names().join("\n")))
+                        }),
+                    },
                 },
             }
         }

@@ -3,6 +3,12 @@
 //! One token per move: legs `from to [promo]` joined by commas (../shared/rules/README.md).
 //! Parsing matches the input against the spellings of the legal moves, so a string is either
 //! a legal move of this position or an error naming why.
+//!
+//! Castling is spelled by the king's move (`e1g1`) when the king moves at least two files, as in
+//! UCI. When it moves fewer (a user variant's castling files can make the king step one square
+//! or stay), that spelling would also be a plain king move, so castling is then spelled
+//! king-takes-own-rook (`e1h1`, UCI_Chess960 style). King-takes-rook is accepted for every
+//! castling move.
 
 use crate::moves::{Move, MoveKind, MoveList};
 use crate::position::Position;
@@ -111,6 +117,9 @@ impl std::error::Error for MoveError {}
 pub fn move_to_string(pos: &Position, m: Move) -> MoveText {
     let mut t = MoveText::new();
     match m.kind() {
+        MoveKind::Castling if m.from().distance(m.to()) < 2 => {
+            t.push_leg(m.from(), m.rook_from());
+        }
         MoveKind::Normal | MoveKind::EnPassant | MoveKind::Castling => {
             t.push_leg(m.from(), m.to());
             if let Some(p) = m.promotion_type() {
@@ -151,10 +160,25 @@ pub fn parse_move(pos: &mut Position, s: &str) -> Result<Move, MoveError> {
             return Ok(m);
         }
     }
+    // Other valid spellings. The rule module is asked about every move, not only its own
+    // kind: a multi-leg route can have the same effect as an ordinary move (an Eviction of two
+    // men of one type equals the one-leg move a->d), and that route spells the ordinary move.
     let special = pos.rules().special;
+    if special != crate::variant::SpecialMoves::None {
+        for &m in list.iter() {
+            if crate::rules::is_spelling(special, pos, m, s) {
+                return Ok(m);
+            }
+        }
+    }
+    // king-takes-own-rook spelling of castling
     for &m in list.iter() {
-        if m.kind() == MoveKind::Special && crate::rules::is_spelling(special, pos, m, s) {
-            return Ok(m);
+        if m.kind() == MoveKind::Castling {
+            let mut t = MoveText::new();
+            t.push_leg(m.from(), m.rook_from());
+            if t.as_str() == s {
+                return Ok(m);
+            }
         }
     }
     Err(MoveError::Illegal(s.to_string()))

@@ -60,6 +60,12 @@ impl fmt::Display for FenError {
                     "rank {rank} describes {found} files, the board has {expected}"
                 )
             }
+            FenError::PieceLetter(c) if c.is_ascii_digit() => {
+                write!(
+                    f,
+                    "'{c}' does not start a count of empty squares (1 or more)"
+                )
+            }
             FenError::PieceLetter(c) => write!(f, "'{c}' is not a piece of this variant"),
             FenError::SideToMove(s) => write!(f, "side to move must be 'w' or 'b', found '{s}'"),
             FenError::Castling(s) => write!(f, "bad castling field: {s}"),
@@ -113,13 +119,14 @@ impl Position {
             let mut digits = String::new();
             let flush = |digits: &mut String, file: &mut usize| -> Result<(), FenError> {
                 if !digits.is_empty() {
-                    let n: usize = digits
-                        .parse()
-                        .map_err(|_| FenError::PieceLetter(digits.chars().next().unwrap_or('?')))?;
-                    if n == 0 {
+                    // saturating: a long run of digits is a width error, not an overflow
+                    let n = digits.bytes().fold(0usize, |n, d| {
+                        n.saturating_mul(10).saturating_add((d - b'0') as usize)
+                    });
+                    if digits.starts_with('0') {
                         return Err(FenError::PieceLetter('0'));
                     }
-                    *file += n;
+                    *file = file.saturating_add(n);
                     digits.clear();
                 }
                 Ok(())
@@ -168,21 +175,21 @@ impl Position {
         let castling = fields.get(2).copied().unwrap_or("-");
         pos.parse_castling(castling)?;
 
-        // en passant
+        // en passant: the square a pawn of the side that just moved skipped with a double step
         let ep = fields.get(3).copied().unwrap_or("-");
         if ep != "-" {
             let sq = shape.parse_square(ep).ok_or_else(|| {
                 FenError::EnPassant(format!("'{ep}' is not a square of this board"))
             })?;
-            let us = pos.stm;
-            let them = us.flip();
-            let expected_rank = rules.double_step_region[them.index()]
-                .iter()
-                .next()
-                .map(|s| s.rank() + them.forward());
-            let pawn_sq = sq.offset(0, -us.forward());
-            let ok = rules.en_passant
-                && Some(sq.rank()) == expected_rank
+            if !rules.en_passant {
+                return Err(FenError::EnPassant(format!(
+                    "'{ep}': this variant has no en passant"
+                )));
+            }
+            let them = pos.stm.flip();
+            let origin = sq.offset(0, -them.forward());
+            let pawn_sq = sq.offset(0, them.forward());
+            let ok = origin.is_some_and(|o| rules.double_step_region[them.index()].has(o))
                 && pos.board[sq.index()].is_none()
                 && pawn_sq
                     .is_some_and(|p| pos.board[p.index()] == Piece::new(them, PieceType::PAWN));
@@ -194,12 +201,20 @@ impl Position {
             pos.state.ep = sq.raw();
         }
 
-        // clocks
+        // clocks: plain decimal digits (Rust's parsers would also take "+5")
+        let counter = |s: &str| -> Option<u32> {
+            s.bytes()
+                .all(|b| b.is_ascii_digit())
+                .then(|| s.parse().ok())
+                .flatten()
+        };
         if let Some(h) = fields.get(4) {
-            pos.state.halfmove = h.parse().map_err(|_| FenError::Counter(h.to_string()))?;
+            pos.state.halfmove = counter(h)
+                .and_then(|n| u16::try_from(n).ok())
+                .ok_or_else(|| FenError::Counter(h.to_string()))?;
         }
         let fullmove: u32 = match fields.get(5) {
-            Some(f) => f.parse().map_err(|_| FenError::Counter(f.to_string()))?,
+            Some(f) => counter(f).ok_or_else(|| FenError::Counter(f.to_string()))?,
             None => 1,
         };
         let fullmove = fullmove.max(1);
@@ -224,6 +239,13 @@ impl Position {
             )));
         }
         for c in field.chars() {
+            let lc = c.to_ascii_lowercase();
+            let file_letter = (b'a'..b'a' + rules.shape.files).contains(&(lc as u8));
+            if !c.is_ascii_alphabetic() || !(lc == 'k' || lc == 'q' || file_letter) {
+                return Err(FenError::Castling(format!(
+                    "'{c}' is not a castling letter (K, Q, k, q or a file letter)"
+                )));
+            }
             let color = if c.is_ascii_uppercase() {
                 Color::White
             } else {
@@ -242,7 +264,6 @@ impl Position {
                 ))
             })?;
             let rooks = self.pieces_of(color, rules.castling_rook) & rules.shape.rank_bb(back);
-            let lc = c.to_ascii_lowercase();
             let rook = match lc {
                 'k' => rooks
                     .iter()
@@ -252,14 +273,9 @@ impl Position {
                     .iter()
                     .filter(|r| r.file() < king_sq.file())
                     .min_by_key(|r| r.file()),
-                f if ('a'..='h').contains(&f) => {
+                f => {
                     let file = f as i8 - 'a' as i8;
                     rooks.iter().find(|r| r.file() == file)
-                }
-                _ => {
-                    return Err(FenError::Castling(format!(
-                        "'{c}' is not a castling letter"
-                    )))
                 }
             }
             .ok_or_else(|| {
@@ -321,6 +337,23 @@ impl Position {
                     "a {} pawn stands in its promotion zone",
                     color.name()
                 )));
+            }
+        }
+        // A man outside its mobility region is a legal set-up: it may only move back into
+        // the region (ruling PE-R1 of modest-proposals-2.md, applied to every region).
+        if rules.flying_general {
+            if let (Some(a), Some(b)) = (
+                self.king_square(Color::White),
+                self.king_square(Color::Black),
+            ) {
+                if a.file() == b.file()
+                    && (crate::geometry::attacks::between(a, b) & self.occupied()).is_empty()
+                {
+                    return Err(FenError::Illegal(format!(
+                        "the kings face each other on the open {}-file",
+                        (b'a' + a.file() as u8) as char
+                    )));
+                }
             }
         }
         if rules.checking {

@@ -1,19 +1,226 @@
-//! Eviction (Modest Proposals): not implemented yet.
+//! Eviction (Modest Proposals, Tony Paletta; rulings: shared/rules/modest-proposals-2.md §1, §2).
+//!
+//! Two different friendly men, A on `a` and B on `b`. A moves from `a` to `b` with B's movement
+//! (B's capture geometry from `a`, sliders blocked as usual; for a pawn B that is the diagonal
+//! forward step, EV-R1). B is lifted and moves from `b` with A's movement to an empty square `d`,
+//! judged after A's step, so `a` is empty (EV-R2); for a pawn A that is one step straight forward.
+//! No pawn may end on the board's first or last rank; men of the same type may not swap (EV-R3);
+//! a side in check may not use its King as A or B (EV-R5). Evictions never capture or promote.
+//!
+//! Notation `ab,bd`. Moves are identified by their effect (EV-R7 and 1.3):
+//! * a swap (`d = a`, types differ) that can be described from either man is one move, spelled
+//!   from the man on the ASCII-smaller square;
+//! * men of one type: the result is "the man on `a` went to `d`" whichever friend `b` was used,
+//!   so routes through different `b` with the same castling rights afterwards are one move,
+//!   spelled with the smallest `b`, and when the man could go `a`->`d` by an ordinary move the
+//!   ordinary one-leg move is the move (all eviction spellings are accepted by [`is_spelling`]).
+//!
+//! Move encoding: `from` = a, `to` = b, promotion none, and the payload
+//!
+//! ```text
+//!  12         6  5          0
+//! +-------------+------------+
+//! |  0 (spare)  | d (B's end)|
+//! +-------------+------------+
+//! ```
+//!
+//! Edits: `a` emptied (unless `d = a`), `b` gets A, `d` gets B. Castling rights of a King or
+//! Rook that moves, or of a square a man lands on, go through the generic square masks. The
+//! en-passant target is the generic rule of shared/rules/README.md ruling 3 (which replaces
+//! modest-proposals-2.md §1.2 here): e.g. Rd1 evicting Pe2 with the pawn sliding e2-e4 over an
+//! empty e3 leaves the target e3.
 
+use crate::geometry::Square;
 use crate::movegen::MoveText;
 use crate::moves::{Move, MoveList};
+use crate::piece::{Piece, PieceType};
 use crate::position::{EditList, Position};
+use crate::rules::{back_ranks, name_before, rights_lost_at};
 
-/// Pseudo-legal eviction moves.
-pub fn generate(_pos: &Position, _list: &mut MoveList) {}
+#[inline(always)]
+fn dest(m: Move) -> Square {
+    Square::new((m.payload() & 63) as u8)
+}
 
-/// Edits of a eviction move.
-pub fn edits(_pos: &Position, _m: Move, _edits: &mut EditList) {}
+/// Whether `a -> b -> d` is a valid eviction in `pos` (all rules except the final King test).
+/// `in_check`: whether the side to move is in check.
+fn route_ok(pos: &Position, in_check: bool, a: Square, b: Square, d: Square) -> bool {
+    let rules = pos.rules();
+    let us = pos.side_to_move();
+    let (pa, pb) = (pos.piece_at(a), pos.piece_at(b));
+    if a == b || b == d || pa.is_none() || pb.is_none() || pa.color() != us || pb.color() != us {
+        return false;
+    }
+    let (ta, tb) = (pa.kind(), pb.kind());
+    if in_check && (ta == PieceType::KING || tb == PieceType::KING) {
+        return false;
+    }
+    let (Some(adef), Some(bdef)) = (rules.piece(ta), rules.piece(tb)) else {
+        return false;
+    };
+    let occ = pos.occupied();
+    let board = rules.board;
+    let back = back_ranks(pos);
+    // A's step with B's movement onto B
+    if !bdef.moves.capture_targets(us, a, occ, board).has(b)
+        || !rules.region(us, ta).has(b)
+        || (ta == PieceType::PAWN && back.has(b))
+    {
+        return false;
+    }
+    // B's step with A's movement to an empty square, `a` now empty
+    if (ta == tb && d == a)
+        || !adef
+            .moves
+            .quiet_targets(us, b, occ.without(a), board)
+            .has(d)
+        || !rules.region(us, tb).has(d)
+        || (tb == PieceType::PAWN && back.has(d))
+    {
+        return false;
+    }
+    true
+}
 
-/// Canonical spelling.
-pub fn write(_pos: &Position, _m: Move, _out: &mut MoveText) {}
+/// Rights lost by a route through `a`, `b`, `d`.
+#[inline]
+fn lost(pos: &Position, a: Square, b: Square, d: Square) -> u8 {
+    rights_lost_at(pos, a) | rights_lost_at(pos, b) | rights_lost_at(pos, d)
+}
 
-/// Whether `s` spells `m`.
-pub fn is_spelling(_pos: &Position, _m: Move, _s: &str) -> bool {
+/// Whether the eviction `a -> b -> d` of two men of the same type has a spelling that wins over
+/// `ab,bd`: an ordinary move `a -> d`, or a route through a friend on a smaller square, with
+/// the same castling rights afterwards.
+fn same_type_has_better(pos: &Position, in_check: bool, a: Square, b: Square, d: Square) -> bool {
+    let rules = pos.rules();
+    let us = pos.side_to_move();
+    let man = pos.piece_at(a);
+    let t = man.kind();
+    let rights = pos.castling_rights();
+    let after = rights & !lost(pos, a, b, d);
+    if let Some(def) = rules.piece(t) {
+        let ordinary =
+            def.moves.quiet_targets(us, a, pos.occupied(), rules.board) & rules.region(us, t);
+        let promotes = t == PieceType::PAWN && rules.promotion_region[us.index()].has(d);
+        if ordinary.has(d)
+            && !promotes
+            && rights & !(rights_lost_at(pos, a) | rights_lost_at(pos, d)) == after
+        {
+            return true;
+        }
+    }
+    for b2 in pos.pieces_of(us, t) {
+        if !name_before(b2, b) || b2 == a {
+            continue;
+        }
+        if route_ok(pos, in_check, a, b2, d) && rights & !lost(pos, a, b2, d) == after {
+            return true;
+        }
+    }
     false
+}
+
+/// Pseudo-legal evictions, one per distinct result.
+pub fn generate(pos: &Position, list: &mut MoveList) {
+    let rules = pos.rules();
+    let us = pos.side_to_move();
+    let occ = pos.occupied();
+    let board = rules.board;
+    let back = back_ranks(pos);
+    let in_check = crate::movegen::in_check(pos);
+    let mut men = pos.pieces(us);
+    if in_check {
+        men &= !pos.pieces_of(us, PieceType::KING);
+    }
+    for a in men {
+        let ta = pos.piece_at(a).kind();
+        let Some(adef) = rules.piece(ta) else {
+            continue;
+        };
+        let mut may_land = rules.region(us, ta);
+        if ta == PieceType::PAWN {
+            may_land &= !back;
+        }
+        for tb in rules.piece_types() {
+            let bs = pos.pieces_of(us, tb) & men & may_land & !a.bb();
+            if bs.is_empty() {
+                continue;
+            }
+            let Some(bdef) = rules.piece(tb) else {
+                continue;
+            };
+            let hits = bdef.moves.capture_targets(us, a, occ, board) & bs;
+            for b in hits {
+                let mut ds =
+                    adef.moves.quiet_targets(us, b, occ.without(a), board) & rules.region(us, tb);
+                if tb == PieceType::PAWN {
+                    ds &= !back;
+                }
+                if ta == tb {
+                    ds = ds.without(a);
+                }
+                for d in ds {
+                    if d == a {
+                        // a swap: spell it from the man on the smaller square if both can
+                        if name_before(b, a) && route_ok(pos, in_check, b, a, b) {
+                            continue;
+                        }
+                    } else if ta == tb && same_type_has_better(pos, in_check, a, b, d) {
+                        continue;
+                    }
+                    list.push(Move::special(a, b, d.raw() as u32, None));
+                }
+            }
+        }
+    }
+}
+
+fn route_edits(pos: &Position, a: Square, b: Square, d: Square, edits: &mut EditList) {
+    let man_a = pos.piece_at(a);
+    let man_b = pos.piece_at(b);
+    if d != a {
+        edits.push(a, Piece::NONE);
+    }
+    edits.push(b, man_a);
+    edits.push(d, man_b);
+}
+
+/// Edits of an eviction: `a` emptied (unless B goes there), A on `b`, B on `d`.
+pub fn edits(pos: &Position, m: Move, edits: &mut EditList) {
+    route_edits(pos, m.from(), m.to(), dest(m), edits);
+}
+
+/// Canonical spelling `ab,bd`.
+pub fn write(_pos: &Position, m: Move, out: &mut MoveText) {
+    out.push_leg(m.from(), m.to());
+    out.push_leg(m.to(), dest(m));
+}
+
+/// Whether `s` spells `m`: a valid eviction route `xy,yz` with the same effect as `m` (which may
+/// be an eviction or the ordinary move that a same-type eviction equals).
+///
+/// The en-passant square is not compared: routes with the same placement and rights here never
+/// differ in it (a swap never moves a pawn two squares straight ahead, and a same-type route
+/// moves pawns diagonally).
+pub fn is_spelling(pos: &Position, m: Move, s: &str) -> bool {
+    let mut legs = [crate::rules::Leg {
+        from: Square::new(0),
+        to: Square::new(0),
+        promo: None,
+    }; crate::rules::MAX_LEGS];
+    if crate::rules::parse_legs(pos, s, &mut legs) != Some(2) {
+        return false;
+    }
+    let [first, second, _, _] = legs;
+    if first.promo.is_some() || second.promo.is_some() || second.from != first.to {
+        return false;
+    }
+    let (a, b, d) = (first.from, first.to, second.to);
+    let in_check = crate::movegen::in_check(pos);
+    if !route_ok(pos, in_check, a, b, d) {
+        return false;
+    }
+    let mut e = EditList::new();
+    route_edits(pos, a, b, d, &mut e);
+    crate::rules::effect_of(pos, &e) == crate::rules::effect_of_move(pos, m)
 }

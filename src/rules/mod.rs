@@ -38,11 +38,146 @@ pub fn write_special(special: SpecialMoves, pos: &Position, m: Move, out: &mut M
     }
 }
 
-/// Whether `s` is a valid (possibly non-canonical) spelling of the special move `m`.
+/// Whether `s` is a valid (possibly non-canonical) spelling of the legal move `m` (of any kind:
+/// a special route may have the same effect as an ordinary move).
 pub fn is_spelling(special: SpecialMoves, pos: &Position, m: Move, s: &str) -> bool {
     match special {
         SpecialMoves::None => false,
         SpecialMoves::Bracket => bracket::is_spelling(pos, m, s),
         SpecialMoves::Eviction => eviction::is_spelling(pos, m, s),
     }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Helpers shared by the rule modules: reading move strings and comparing the effects of routes.
+
+use crate::geometry::{Bitboard, Square};
+use crate::piece::{Piece, PieceType};
+use crate::position::MAX_EDITS;
+
+/// One leg of a move string: `from to [promo]`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Leg {
+    pub from: Square,
+    pub to: Square,
+    pub promo: Option<PieceType>,
+}
+
+/// Most legs a rule module's move has.
+pub(crate) const MAX_LEGS: usize = 4;
+
+/// Splits `s` into legs (squares on this board, promotion letters of this variant).
+/// Returns the number of legs, or `None` if `s` is not a plain list of legs.
+pub(crate) fn parse_legs(pos: &Position, s: &str, out: &mut [Leg; MAX_LEGS]) -> Option<usize> {
+    let shape = pos.rules().shape;
+    let mut n = 0;
+    for part in s.split(',') {
+        if n == MAX_LEGS || !part.is_ascii() || !(4..=5).contains(&part.len()) {
+            return None;
+        }
+        let from = shape.parse_square(&part[0..2])?;
+        let to = shape.parse_square(&part[2..4])?;
+        let promo = match part.as_bytes().get(4) {
+            None => None,
+            Some(&c) if c.is_ascii_lowercase() => {
+                Some(pos.rules().type_of_letter(c as char)?).filter(|&t| t != PieceType::PAWN)
+            }
+            Some(_) => return None,
+        };
+        if part.len() == 5 && promo.is_none() {
+            return None;
+        }
+        out[n] = Leg { from, to, promo };
+        n += 1;
+    }
+    Some(n)
+}
+
+/// Castling rights that a move loses by editing `sq` (a right goes when its king or rook leaves
+/// its square or a man lands there). Mirrors the position's square masks for the rights present.
+#[inline]
+pub(crate) fn rights_lost_at(pos: &Position, sq: Square) -> u8 {
+    let rights = pos.castling_rights();
+    if rights == 0 {
+        return 0;
+    }
+    let mut lost = 0;
+    for bit in 0..4 {
+        if rights >> bit & 1 == 0 {
+            continue;
+        }
+        let color = if bit < 2 {
+            crate::geometry::Color::White
+        } else {
+            crate::geometry::Color::Black
+        };
+        if pos.castle_rook(bit) == Some(sq) || pos.king_square(color) == Some(sq) {
+            lost |= 1 << bit;
+        }
+    }
+    lost
+}
+
+/// What a move does, for comparing routes: the squares whose content changes (sorted, with the
+/// content afterwards) and the castling rights afterwards. Side to move and variant state are
+/// the same for every move of a position; the en-passant square follows from the placement for
+/// every pair of routes these modules compare (see each module).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Effect {
+    changes: [(u8, Piece); MAX_EDITS],
+    len: usize,
+    rights: u8,
+}
+
+/// The effect of applying `edits` to `pos`.
+pub(crate) fn effect_of(pos: &Position, edits: &EditList) -> Effect {
+    let mut e = Effect {
+        changes: [(0, Piece::NONE); MAX_EDITS],
+        len: 0,
+        rights: pos.castling_rights(),
+    };
+    for ed in edits.as_slice() {
+        e.rights &= !rights_lost_at(pos, ed.sq);
+        match e.changes[..e.len].iter_mut().find(|c| c.0 == ed.sq.raw()) {
+            Some(c) => c.1 = ed.after,
+            None => {
+                e.changes[e.len] = (ed.sq.raw(), ed.after);
+                e.len += 1;
+            }
+        }
+    }
+    // keep only real changes, in square order
+    let mut kept = 0;
+    for i in 0..e.len {
+        let (sq, after) = e.changes[i];
+        if pos.piece_at(Square::new(sq)) != after {
+            e.changes[kept] = (sq, after);
+            kept += 1;
+        }
+    }
+    for i in kept..e.len {
+        e.changes[i] = (0, Piece::NONE);
+    }
+    e.len = kept;
+    e.changes[..kept].sort_unstable_by_key(|c| c.0);
+    e
+}
+
+/// The effect of a move of `pos`.
+pub(crate) fn effect_of_move(pos: &Position, m: Move) -> Effect {
+    effect_of(pos, &pos.edits_of(m))
+}
+
+/// Squares of the board's first and last ranks (no pawn may stand there in Eviction).
+#[inline]
+pub(crate) fn back_ranks(pos: &Position) -> Bitboard {
+    let rules = pos.rules();
+    let last = rules.shape.ranks as u32 - 1;
+    (Bitboard(0xFF) | Bitboard(0xFFu64 << (8 * last))) & rules.board
+}
+
+/// Whether square `a`'s name sorts before `b`'s in ASCII (file letter first, then rank digit).
+#[inline(always)]
+pub(crate) fn name_before(a: Square, b: Square) -> bool {
+    (a.file(), a.rank()) < (b.file(), b.rank())
 }

@@ -87,11 +87,16 @@ pub fn parse_ini(file: &str, text: &str) -> Result<IniFile, IniError> {
         }
         if let Some(rest) = line.strip_prefix('[') {
             let Some(inner) = rest.strip_suffix(']') else {
-                return Err(err(
-                    line_no,
-                    None,
-                    format!("section header '{line}' lacks its closing ']'"),
-                ));
+                let message = match rest.split_once(']') {
+                    Some((_, after)) => {
+                        format!(
+                            "unexpected '{}' after the section header's ']'",
+                            after.trim()
+                        )
+                    }
+                    None => format!("section header '{line}' lacks its closing ']'"),
+                };
+                return Err(err(line_no, None, message));
             };
             let (name, parent) = match inner.split_once(':') {
                 Some((n, p)) => (n.trim(), Some(p.trim())),
@@ -106,7 +111,14 @@ pub fn parse_ini(file: &str, text: &str) -> Result<IniFile, IniError> {
             }
             if let Some(p) = parent {
                 if !valid_name(p) {
-                    return Err(err(line_no, None, format!("bad parent name '{p}'")));
+                    return Err(err(
+                        line_no,
+                        None,
+                        format!(
+                            "bad parent name '{p}' in '[{inner}]' (expected [name] or \
+                             [name:parent]; letters, digits, '-' and '_' only)"
+                        ),
+                    ));
                 }
             }
             if sections.iter().any(|s| s.name == name) {
@@ -134,7 +146,11 @@ pub fn parse_ini(file: &str, text: &str) -> Result<IniFile, IniError> {
         let key = key.trim();
         let value = value.trim();
         if key.is_empty() {
-            return Err(err(line_no, None, "empty key".into()));
+            return Err(err(
+                line_no,
+                None,
+                format!("expected 'key = value', found no key before '=' in '{line}'"),
+            ));
         }
         let Some(section) = sections.last_mut() else {
             return Err(err(line_no, Some(key), "key outside any [section]".into()));

@@ -7,7 +7,7 @@ use super::ini::{parse_ini, Entry, IniError, IniFile};
 use super::{GameValue, PieceDef, Rules, SpecialMoves};
 use crate::geometry::{Bitboard, BoardShape, Color, Square};
 use crate::piece::{parse_betza, CompiledPiece, PieceType, MAX_PIECE_TYPES};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
 /// The variants.ini shipped inside the binary.
@@ -75,12 +75,26 @@ struct Setting {
 
 type Settings = BTreeMap<String, Setting>;
 
+/// Keys that only matter when the variant has pawns.
+const PAWN_KEYS: &[&str] = &[
+    "promotionRegionWhite",
+    "promotionRegionBlack",
+    "promotionPieceTypes",
+    "mandatoryPawnPromotion",
+    "doubleStep",
+    "doubleStepRegionWhite",
+    "doubleStepRegionBlack",
+    "enPassantRegion",
+];
+
 /// All loaded variants, by name, in load order.
 #[derive(Clone, Default)]
 pub struct VariantSet {
     order: Vec<String>,
     rules: BTreeMap<String, Arc<Rules>>,
     settings: BTreeMap<String, Settings>,
+    /// Where each variant's section is: file and header line.
+    defined_at: BTreeMap<String, (String, usize)>,
 }
 
 impl VariantSet {
@@ -123,6 +137,18 @@ impl VariantSet {
     fn load_parsed(&mut self, ini: &IniFile) -> Result<Vec<String>, IniError> {
         let mut names = Vec::new();
         for section in &ini.sections {
+            if let Some((file, line)) = self.defined_at.get(&section.name) {
+                return Err(IniError {
+                    file: ini.file.clone(),
+                    line: section.line,
+                    key: None,
+                    message: format!(
+                        "variant '{}' is already defined at {file}:{line}; choose another name \
+                         (a new variant can start from it: [newname:{}])",
+                        section.name, section.name
+                    ),
+                });
+            }
             let mut settings = match &section.parent {
                 Some(p) => match self.settings.get(p) {
                     Some(s) => s.clone(),
@@ -149,28 +175,29 @@ impl VariantSet {
                     },
                 );
             }
-            let rules = compile(&section.name, &settings, &ini.file, section.line)?;
+            let own: BTreeSet<String> = section.entries.iter().map(|e| e.key.clone()).collect();
+            let ctx = Ctx {
+                settings: &settings,
+                own: &own,
+                file: &ini.file,
+                section_line: section.line,
+                variant: &section.name,
+            };
+            let rules = compile(&ctx)?;
             // the start position must parse
             if let Err(e) =
                 crate::position::Position::from_fen(Arc::new(rules.clone()), &rules.start_fen)
             {
-                let (line, file) = settings
-                    .get("startFen")
-                    .map_or((section.line, ini.file.clone()), |s| {
-                        (s.line, s.file.clone())
-                    });
-                return Err(IniError {
-                    file,
-                    line,
-                    key: Some("startFen".into()),
-                    message: format!("start position of [{}] is invalid: {e}", section.name),
-                });
+                return Err(ctx.err(
+                    "startFen",
+                    format!("start position of [{}] is invalid: {e}", section.name),
+                ));
             }
-            if !self.rules.contains_key(&section.name) {
-                self.order.push(section.name.clone());
-            }
+            self.order.push(section.name.clone());
             self.rules.insert(section.name.clone(), Arc::new(rules));
             self.settings.insert(section.name.clone(), settings);
+            self.defined_at
+                .insert(section.name.clone(), (ini.file.clone(), section.line));
             names.push(section.name.clone());
         }
         Ok(names)
@@ -187,21 +214,35 @@ pub fn builtin_variants() -> VariantSet {
     set
 }
 
+/// The section being compiled: its merged settings (inherited and own) and where it is.
 struct Ctx<'a> {
     settings: &'a Settings,
+    /// Keys written in this section itself (not inherited).
+    own: &'a BTreeSet<String>,
     file: &'a str,
     section_line: usize,
     variant: &'a str,
 }
 
 impl Ctx<'_> {
+    /// An error about `key`: at the key's own line when this section writes it; otherwise at
+    /// the section header, saying where an inherited value comes from.
     fn err(&self, key: &str, message: String) -> IniError {
         match self.settings.get(key) {
-            Some(s) => IniError {
+            Some(s) if self.own.contains(key) => IniError {
                 file: s.file.clone(),
                 line: s.line,
                 key: Some(key.into()),
                 message,
+            },
+            Some(s) => IniError {
+                file: self.file.into(),
+                line: self.section_line,
+                key: Some(key.into()),
+                message: format!(
+                    "[{}] inherits '{key} = {}' (from {}:{}): {message}",
+                    self.variant, s.value, s.file, s.line
+                ),
             },
             None => IniError {
                 file: self.file.into(),
@@ -210,6 +251,11 @@ impl Ctx<'_> {
                 message: format!("[{}]: {message}", self.variant),
             },
         }
+    }
+
+    /// Whether this section itself writes `key`.
+    fn sets(&self, key: &str) -> bool {
+        self.own.contains(key)
     }
 
     fn get(&self, key: &str) -> Option<&str> {
@@ -225,14 +271,15 @@ impl Ctx<'_> {
         }
     }
 
-    fn number(&self, key: &str, default: u32, max: u32) -> Result<u32, IniError> {
+    fn number(&self, key: &str, default: u32, min: u32, max: u32) -> Result<u32, IniError> {
         match self.get(key) {
             None => Ok(default),
+            // digits only: u32's parser would also take "+5"
             Some(v) => match v.parse::<u32>() {
-                Ok(n) if n <= max => Ok(n),
+                Ok(n) if v.bytes().all(|b| b.is_ascii_digit()) && (min..=max).contains(&n) => Ok(n),
                 _ => Err(self.err(
                     key,
-                    format!("expected a whole number from 0 to {max}, found '{v}'"),
+                    format!("expected a whole number from {min} to {max}, found '{v}'"),
                 )),
             },
         }
@@ -285,8 +332,10 @@ fn parse_value(v: &str) -> Option<GameValue> {
 }
 
 fn parse_file(v: &str, files: u8) -> Option<u8> {
-    if let Ok(n) = v.parse::<u8>() {
-        return (1..=files).contains(&n).then_some(n - 1);
+    if !v.is_empty() && v.bytes().all(|b| b.is_ascii_digit()) {
+        // lazily: n - 1 underflows for "0"
+        let n = v.parse::<u8>().ok()?;
+        return (1..=files).contains(&n).then(|| n - 1);
     }
     let b = v.as_bytes();
     if b.len() == 1 && b[0].is_ascii_lowercase() && b[0] - b'a' < files {
@@ -307,7 +356,11 @@ pub fn parse_region(v: &str, shape: BoardShape) -> Result<Bitboard, String> {
             bb |= shape.mask();
         } else if let Some(r) = tok.strip_prefix('*') {
             match r.parse::<u8>() {
-                Ok(n) if (1..=shape.ranks).contains(&n) => bb |= shape.rank_bb(n as i8 - 1),
+                Ok(n)
+                    if r.bytes().all(|b| b.is_ascii_digit()) && (1..=shape.ranks).contains(&n) =>
+                {
+                    bb |= shape.rank_bb(n as i8 - 1)
+                }
                 _ => {
                     return Err(format!(
                         "'{tok}' is not a rank of a {}x{} board",
@@ -364,18 +417,52 @@ fn piece_key_name(key: &str) -> Option<String> {
         .map(|f| f.to_ascii_uppercase().to_string() + c.as_str())
 }
 
-fn compile(
-    name: &str,
-    settings: &Settings,
-    file: &str,
-    section_line: usize,
-) -> Result<Rules, IniError> {
-    let ctx = Ctx {
-        settings,
-        file,
-        section_line,
-        variant: name,
-    };
+/// Edit distance with adjacent transpositions (for "did you mean" hints).
+fn edit_distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().collect();
+    let b: Vec<char> = b.chars().collect();
+    let mut d = vec![vec![0usize; b.len() + 1]; a.len() + 1];
+    for (i, row) in d.iter_mut().enumerate() {
+        row[0] = i;
+    }
+    for (j, cell) in d[0].iter_mut().enumerate() {
+        *cell = j;
+    }
+    for i in 1..=a.len() {
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            let mut v = (d[i - 1][j] + 1)
+                .min(d[i][j - 1] + 1)
+                .min(d[i - 1][j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                v = v.min(d[i - 2][j - 2] + 1);
+            }
+            d[i][j] = v;
+        }
+    }
+    d[a.len()][b.len()]
+}
+
+/// The known key closest to a misspelt one, if any is close.
+fn suggest<'k>(key: &str, known: impl Iterator<Item = &'k str>) -> Option<&'k str> {
+    let lower = key.to_ascii_lowercase();
+    known
+        .map(|k| {
+            let d = if k.to_ascii_lowercase() == lower {
+                0
+            } else {
+                edit_distance(key, k)
+            };
+            (d, k)
+        })
+        .filter(|&(d, k)| d <= if k.len() < 6 { 1 } else { 2.max(k.len() / 6) })
+        .min()
+        .map(|(_, k)| k)
+}
+
+fn compile(ctx: &Ctx) -> Result<Rules, IniError> {
+    let settings = ctx.settings;
+    let name = ctx.variant;
 
     // every key must be known
     let custom_keys: Vec<String> = (1..=MAX_CUSTOM)
@@ -387,25 +474,33 @@ fn compile(
         .chain(NAMED_FAIRIES.iter().map(|p| p.0.to_string()))
         .chain(custom_keys.iter().cloned())
         .collect();
-    for (key, s) in settings {
+    let mobility_keys: Vec<String> = all_piece_keys
+        .iter()
+        .flat_map(|k| {
+            Color::ALL.map(|c| {
+                format!(
+                    "mobilityRegion{}{}",
+                    c.name(),
+                    piece_key_name(k).unwrap_or_default()
+                )
+            })
+        })
+        .collect();
+    for key in settings.keys() {
         let known = PLAIN_KEYS.contains(&key.as_str())
             || all_piece_keys.contains(key)
-            || key.strip_prefix("mobilityRegion").is_some_and(|rest| {
-                ["White", "Black"].iter().any(|c| {
-                    rest.strip_prefix(c).is_some_and(|p| {
-                        all_piece_keys
-                            .iter()
-                            .any(|k| piece_key_name(k).as_deref() == Some(p))
-                    })
-                })
-            });
+            || mobility_keys.contains(key);
         if !known {
-            return Err(IniError {
-                file: s.file.clone(),
-                line: s.line,
-                key: Some(key.clone()),
-                message: "unknown key (see the key list at the top of variants.ini)".into(),
-            });
+            let candidates = PLAIN_KEYS
+                .iter()
+                .copied()
+                .chain(all_piece_keys.iter().map(String::as_str))
+                .chain(mobility_keys.iter().map(String::as_str));
+            let hint = match suggest(key, candidates) {
+                Some(k) => format!("unknown key; did you mean '{k}'?"),
+                None => "unknown key (see the key list at the top of variants.ini)".into(),
+            };
+            return Err(ctx.err(key, hint));
         }
     }
 
@@ -415,26 +510,22 @@ fn compile(
         Some(v) => match v
             .parse::<u8>()
             .ok()
+            .filter(|_| v.bytes().all(|b| b.is_ascii_digit()))
             .or_else(|| parse_file(v, 8).map(|f| f + 1))
         {
             Some(n) if (5..=8).contains(&n) => n,
             _ => return Err(ctx.err("maxFile", format!("expected 5..8 or e..h, found '{v}'"))),
         },
     };
-    let ranks = ctx.number("maxRank", 8, 8)? as u8;
-    if ranks < 5 {
-        return Err(ctx.err(
-            "maxRank",
-            format!("boards need 5 to 8 ranks, found {ranks}"),
-        ));
-    }
+    let ranks = ctx.number("maxRank", 8, 5, 8)? as u8;
     let shape = BoardShape { files, ranks };
     let board = shape.mask();
 
     // pieces
-    let no_adjacent: Vec<char> = ctx.get("noAdjacentCapture").map_or(Vec::new(), |v| {
-        v.chars().filter(|c| !c.is_whitespace()).collect()
-    });
+    let no_adjacent: Vec<char> = match ctx.get("noAdjacentCapture") {
+        None | Some("-") => Vec::new(),
+        Some(v) => v.chars().filter(|c| !c.is_whitespace()).collect(),
+    };
     let mut pieces: Vec<Option<PieceDef>> = vec![None; MAX_PIECE_TYPES];
     let mut letters: Vec<(char, String)> = Vec::new();
     let mut next_custom = PieceType::FIRST_CUSTOM as usize;
@@ -447,7 +538,7 @@ fn compile(
         if !letter.is_ascii_lowercase() {
             return Err(ctx.err(
                 key,
-                format!("piece letter must be a lower-case letter, found '{letter}'"),
+                format!("piece letter must be a lower-case letter a..z, found '{letter}'"),
             ));
         }
         if let Some((_, other)) = letters.iter().find(|(l, _)| *l == letter) {
@@ -458,7 +549,14 @@ fn compile(
             Some(i) => i,
             None => {
                 if next_custom >= MAX_PIECE_TYPES {
-                    return Err(ctx.err(key, format!("more than {MAX_PIECE_TYPES} piece types")));
+                    return Err(ctx.err(
+                        key,
+                        format!(
+                            "more than {MAX_PIECE_TYPES} piece types (the 6 orthodox slots \
+                             count even when unused, leaving {} for fairy pieces)",
+                            MAX_PIECE_TYPES - PieceType::FIRST_CUSTOM as usize
+                        ),
+                    ));
                 }
                 next_custom += 1;
                 next_custom - 1
@@ -505,7 +603,7 @@ fn compile(
             let Some((l, betza)) = v.split_once(':') else {
                 return Err(ctx.err(
                     key,
-                    format!("expected 'letter:Betza' (e.g. 'c:mR4cpR4'), found '{v}'"),
+                    format!("expected 'letter:Betza' (e.g. 'c:mR4cpR4') or '-', found '{v}'"),
                 ));
             };
             let l = letter_value(key, l.trim())?
@@ -527,18 +625,50 @@ fn compile(
             .position(|p| p.as_ref().is_some_and(|d| d.letter == l))
             .map(|i| PieceType(i as u8))
     };
+    let letter_of = |t: PieceType| pieces[t.index()].as_ref().map_or('?', |d| d.letter);
     // defaults are letters, so a redefined piece with the orthodox letter takes the orthodox role
     let letter_list = |key: &str, default: &str| -> Result<Vec<PieceType>, IniError> {
         match ctx.get(key) {
-            None => Ok(default.chars().filter_map(type_of).collect()),
+            None => {
+                // a renamed orthodox piece would silently drop out of a default list
+                for c in default.chars().filter(|&c| type_of(c).is_none()) {
+                    let renamed = ORTHODOX_PIECES.iter().enumerate().find_map(|(i, p)| {
+                        (p.1 == c)
+                            .then(|| pieces[i].as_ref())
+                            .flatten()
+                            .map(|d| (p.0, d.letter))
+                    });
+                    if let Some((piece, letter)) = renamed {
+                        return Err(ctx.err(
+                            key,
+                            format!(
+                                "the default '{default}' names '{c}', but the {piece} is \
+                                 '{letter}' here; give {key} explicitly"
+                            ),
+                        ));
+                    }
+                }
+                Ok(default.chars().filter_map(type_of).collect())
+            }
             Some("-") => Ok(Vec::new()),
-            Some(v) => v
-                .chars()
-                .filter(|c| !c.is_whitespace())
-                .map(|c| {
-                    type_of(c).ok_or_else(|| ctx.err(key, format!("no piece has the letter '{c}'")))
-                })
-                .collect(),
+            Some(v) => {
+                let mut out = Vec::new();
+                for c in v.chars().filter(|c| !c.is_whitespace()) {
+                    let Some(t) = type_of(c) else {
+                        let hint = if type_of(c.to_ascii_lowercase()).is_some() {
+                            " (piece letters are lower case here)"
+                        } else {
+                            ""
+                        };
+                        return Err(ctx.err(key, format!("no piece has the letter '{c}'{hint}")));
+                    };
+                    if out.contains(&t) {
+                        return Err(ctx.err(key, format!("the letter '{c}' is given twice")));
+                    }
+                    out.push(t);
+                }
+                Ok(out)
+            }
         }
     };
 
@@ -556,7 +686,9 @@ fn compile(
             }
         }
     }
-    for key in settings.keys().filter(|k| k.starts_with("mobilityRegion")) {
+    // a region for a piece the variant does not use is a mistake when written here; inherited
+    // ones belong to a parent whose piece this section removed, and cannot be unset
+    for key in ctx.own.iter().filter(|k| k.starts_with("mobilityRegion")) {
         let used = pieces.iter().flatten().any(|d| {
             Color::ALL.iter().any(|c| {
                 *key == format!(
@@ -572,6 +704,15 @@ fn compile(
     }
 
     // pawns
+    let has_pawn = pieces[PieceType::PAWN.index()].is_some();
+    if !has_pawn {
+        if let Some(k) = PAWN_KEYS.iter().find(|k| ctx.sets(k)) {
+            return Err(ctx.err(
+                k,
+                "this variant has no pawns (pawn = -), so the key has no effect".into(),
+            ));
+        }
+    }
     let last = shape.rank_bb(ranks as i8 - 1);
     let first = shape.rank_bb(0);
     let promotion_region = [
@@ -579,12 +720,37 @@ fn compile(
         ctx.region("promotionRegionBlack", first, shape)?,
     ];
     let promotion_types = letter_list("promotionPieceTypes", "qrbn")?;
-    for t in &promotion_types {
-        if *t == PieceType::PAWN {
+    for &t in &promotion_types {
+        if t == PieceType::PAWN {
             return Err(ctx.err(
                 "promotionPieceTypes",
                 "a pawn cannot promote to a pawn".into(),
             ));
+        }
+        if t == PieceType::KING {
+            return Err(ctx.err(
+                "promotionPieceTypes",
+                format!(
+                    "a pawn cannot promote to the king '{}' (the royal piece)",
+                    letter_of(t)
+                ),
+            ));
+        }
+        if has_pawn {
+            for c in Color::ALL {
+                let zone = promotion_region[c.index()];
+                if zone.any() && (zone & mobility[c.index()][t.index()]).is_empty() {
+                    return Err(ctx.err(
+                        "promotionPieceTypes",
+                        format!(
+                            "'{}' may not stand on any square of {}'s promotion zone, so no \
+                             pawn can promote to it",
+                            letter_of(t),
+                            c.name()
+                        ),
+                    ));
+                }
+            }
         }
     }
     let mandatory_promotion = ctx.bool("mandatoryPawnPromotion", true)?;
@@ -597,9 +763,46 @@ fn compile(
             shape,
         )?,
     ];
-    let ep_region = ctx.region("enPassantRegion", board, shape)?;
-    let en_passant = double_step && ep_region.any();
-    if pieces[0].is_some()
+    if double_step {
+        // a double step goes two ranks forward, so it cannot start on the last two ranks
+        let dead = [
+            shape.rank_bb(ranks as i8 - 1) | shape.rank_bb(ranks as i8 - 2),
+            shape.rank_bb(0) | shape.rank_bb(1),
+        ];
+        for c in Color::ALL {
+            let bad = double_step_region[c.index()] & dead[c.index()];
+            if bad.any() {
+                return Err(ctx.err(
+                    &format!("doubleStepRegion{}", c.name()),
+                    format!(
+                        "a {} pawn on {} cannot step two squares forward",
+                        c.name(),
+                        bad.lsb()
+                    ),
+                ));
+            }
+        }
+    } else if let Some(k) = ["doubleStepRegionWhite", "doubleStepRegionBlack"]
+        .into_iter()
+        .find(|k| ctx.sets(k))
+    {
+        return Err(ctx.err(k, "doubleStep is false, so the key has no effect".into()));
+    }
+    // en passant is on or off; a region of squares would be silently ignored, so only * and -
+    let ep_on = match ctx.get("enPassantRegion").map(str::trim) {
+        None | Some("*") => true,
+        Some("-") => false,
+        Some(v) => {
+            return Err(ctx.err(
+                "enPassantRegion",
+                format!(
+                    "only '*' (en passant on, the default) or '-' (off) is supported, found '{v}'"
+                ),
+            ))
+        }
+    };
+    let en_passant = has_pawn && double_step && ep_on;
+    if has_pawn
         && promotion_types.is_empty()
         && mandatory_promotion
         && (promotion_region[0] | promotion_region[1]).any()
@@ -613,22 +816,113 @@ fn compile(
     // castling
     let has_king = pieces[PieceType::KING.index()].is_some();
     let castling = ctx.bool("castling", true)?;
+    if castling && !has_king && ctx.sets("castling") {
+        return Err(ctx.err(
+            "castling",
+            "castling needs a king, and this variant has none (king = -)".into(),
+        ));
+    }
+    let castling = castling && has_king;
     let castling_kingside_file = ctx.file_index("castlingKingsideFile", 6, shape)?;
     let castling_queenside_file = ctx.file_index("castlingQueensideFile", 2, shape)?;
     let rook_types = letter_list("castlingRookPieces", "r")?;
-    if castling && has_king && rook_types.len() != 1 {
+    if castling {
+        let &[rook] = rook_types.as_slice() else {
+            return Err(ctx.err(
+                "castlingRookPieces",
+                format!(
+                    "castling needs exactly one piece type to castle with, found {} \
+                     (name one letter, or set castling = false)",
+                    rook_types.len()
+                ),
+            ));
+        };
+        if rook == PieceType::KING || rook == PieceType::PAWN {
+            return Err(ctx.err(
+                "castlingRookPieces",
+                format!(
+                    "the king cannot castle with '{}', a {}",
+                    letter_of(rook),
+                    if rook == PieceType::KING {
+                        "king"
+                    } else {
+                        "pawn"
+                    }
+                ),
+            ));
+        }
+        // the defaults (g, c) are not checked against the board by file_index
+        if castling_kingside_file >= files as i8 {
+            return Err(ctx.err(
+                "castlingKingsideFile",
+                format!(
+                    "the default kingside castling file g is not on this {files}-file board; \
+                     set castlingKingsideFile (or castling = false)"
+                ),
+            ));
+        }
+        // the rook lands beside the king, on the side it came from
+        if castling_kingside_file < 1 {
+            return Err(ctx.err(
+                "castlingKingsideFile",
+                "the king cannot castle kingside to the a-file: the rook lands on the file \
+                 to its left"
+                    .into(),
+            ));
+        }
+        if castling_queenside_file > files as i8 - 2 {
+            return Err(ctx.err(
+                "castlingQueensideFile",
+                "the king cannot castle queenside to the last file: the rook lands on the \
+                 file to its right"
+                    .into(),
+            ));
+        }
+        if castling_kingside_file <= castling_queenside_file {
+            let key = if ctx.sets("castlingKingsideFile") {
+                "castlingKingsideFile"
+            } else {
+                "castlingQueensideFile"
+            };
+            return Err(ctx.err(
+                key,
+                format!(
+                    "the kingside castling file ({}) must lie right of the queenside one ({})",
+                    (b'a' + castling_kingside_file as u8) as char,
+                    (b'a' + castling_queenside_file as u8) as char
+                ),
+            ));
+        }
+    } else if let Some(k) = [
+        "castlingKingsideFile",
+        "castlingQueensideFile",
+        "castlingRookPieces",
+    ]
+    .into_iter()
+    .find(|k| ctx.sets(k))
+    {
         return Err(ctx.err(
-            "castlingRookPieces",
-            "castling needs exactly one rook piece type".into(),
+            k,
+            "castling is off in this variant, so the key has no effect".into(),
         ));
     }
-    if castling && !has_king && settings.contains_key("castling") {
-        return Err(ctx.err("castling", "castling needs a king".into()));
-    }
-    let castling = castling && has_king && !rook_types.is_empty();
 
     // game end
-    let checking = ctx.bool("checking", true)? && has_king;
+    let checking = ctx.bool("checking", true)?;
+    if checking && !has_king && ctx.sets("checking") {
+        return Err(ctx.err(
+            "checking",
+            "there is no king (king = -) that could be in check".into(),
+        ));
+    }
+    let checking = checking && has_king;
+    let flying_general = ctx.bool("flyingGeneral", false)?;
+    if flying_general && !has_king {
+        return Err(ctx.err(
+            "flyingGeneral",
+            "there are no kings (king = -) that could face each other".into(),
+        ));
+    }
     let extinction_types = letter_list("extinctionPieceTypes", "")?;
     let extinction_value = match ctx.get("extinctionValue") {
         None | Some("none") => None,
@@ -641,8 +935,17 @@ fn compile(
     };
     if extinction_value.is_some() && extinction_types.is_empty() {
         return Err(ctx.err(
+            "extinctionValue",
+            "extinctionValue is set but extinctionPieceTypes names no piece".into(),
+        ));
+    }
+    if extinction_value.is_none()
+        && !extinction_types.is_empty()
+        && ctx.sets("extinctionPieceTypes")
+    {
+        return Err(ctx.err(
             "extinctionPieceTypes",
-            "extinctionValue is set but no extinction piece types are given".into(),
+            "extinctionValue is not set (or is none), so the key has no effect".into(),
         ));
     }
     let special = match ctx.get("specialMoves") {
@@ -654,6 +957,14 @@ fn compile(
             )
         })?,
     };
+    let n_move_rule = ctx.number("nMoveRule", 50, 0, 1000)?;
+    let n_fold_rule = ctx.number("nFoldRule", 3, 0, 100)?;
+    if n_fold_rule == 1 {
+        return Err(ctx.err(
+            "nFoldRule",
+            "1 would draw every position at once; use 0 (off) or 2..100".into(),
+        ));
+    }
     let start_fen = match ctx.get("startFen") {
         Some(v) => v.to_string(),
         None if shape == BoardShape::STANDARD => {
@@ -662,7 +973,10 @@ fn compile(
         None => {
             return Err(ctx.err(
                 "startFen",
-                "a board that is not 8x8 needs a startFen".into(),
+                format!(
+                    "a board that is not 8x8 needs a startFen (this one has {files} files and \
+                     {ranks} ranks)"
+                ),
             ))
         }
     };
@@ -686,22 +1000,22 @@ fn compile(
         castling_rook: rook_types.first().copied().unwrap_or(PieceType::ROOK),
         checking,
         royal: has_king.then_some(PieceType::KING),
-        flying_general: ctx.bool("flyingGeneral", false)?,
+        flying_general,
         stalemate_value: ctx.value("stalemateValue", GameValue::Draw)?,
         checkmate_value: ctx.value("checkmateValue", GameValue::Loss)?,
         extinction_value,
         extinction_types,
-        n_move_rule: ctx.number("nMoveRule", 50, 10_000)?,
-        n_fold_rule: ctx.number("nFoldRule", 3, 100)?,
+        n_move_rule,
+        n_fold_rule,
         special,
         orthodox: false,
     };
-    rules.orthodox = is_orthodox(&rules, settings);
+    rules.orthodox = is_orthodox(&rules);
     Ok(rules)
 }
 
 /// Whether the hand-tuned orthodox generator plays these rules exactly.
-fn is_orthodox(r: &Rules, settings: &Settings) -> bool {
+fn is_orthodox(r: &Rules) -> bool {
     let std_pieces = ORTHODOX_PIECES
         .iter()
         .enumerate()
@@ -725,7 +1039,6 @@ fn is_orthodox(r: &Rules, settings: &Settings) -> bool {
                 Bitboard::RANK_1.shift_ranks(6),
             ]
         && r.en_passant
-        && !settings.contains_key("enPassantRegion")
         && r.castling
         && r.castling_kingside_file == 6
         && r.castling_queenside_file == 2
@@ -750,5 +1063,13 @@ mod tests {
         assert!(parse_region("-", s).unwrap().is_empty());
         assert!(parse_region("i9", s).is_err());
         assert!(parse_region("h8", BoardShape { files: 7, ranks: 7 }).is_err());
+        for bad in ["*+8", "*0", "+1*", "0*", "a1-", "-a1"] {
+            assert!(parse_region(bad, s).is_err(), "{bad}");
+        }
+        assert_eq!(parse_file("0", 8), None);
+        assert_eq!(parse_file("+3", 8), None);
+        assert_eq!(parse_file("3", 8), Some(2));
+        assert_eq!(parse_file("c", 8), Some(2));
+        assert_eq!(parse_file("h", 7), None);
     }
 }

@@ -1,0 +1,883 @@
+//! An independent brute-force model of orthodox chess plus the Bracket and Eviction rules, for
+//! cross-checking the engine. It shares no code with the engine: a plain 8x8 array of
+//! characters, every rule tried literally as the rules files state it
+//! (shared/rules/modest-proposals-1.md §0, §1; modest-proposals-2.md §1, §2; README.md), and
+//! moves identified by the FEN (first four fields) of the position they produce.
+//!
+//! Test helpers that drive the engine through its public API live here too.
+#![allow(dead_code)]
+
+use chimera::movegen::{legal_moves, move_to_string, parse_move};
+use chimera::moves::MoveList;
+use chimera::position::Position;
+use chimera::variant::builtin_variants;
+use std::collections::{BTreeMap, BTreeSet};
+
+// ------------------------------------------------------------------------------------------
+// The model
+
+/// Which special rule the model adds to orthodox chess.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Rule {
+    /// Orthodox chess only.
+    Plain,
+    /// Bracket.
+    Bracket,
+    /// Eviction.
+    Eviction,
+}
+
+/// `board[rank][file]`: `'.'` empty, upper case White, lower case Black.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct M {
+    pub board: [[char; 8]; 8],
+    pub white: bool,
+    /// K, Q, k, q.
+    pub rights: [bool; 4],
+    pub ep: Option<(i8, i8)>,
+}
+
+type Sq = (i8, i8); // (file, rank)
+
+const KNIGHT: [Sq; 8] = [
+    (1, 2),
+    (2, 1),
+    (2, -1),
+    (1, -2),
+    (-1, -2),
+    (-2, -1),
+    (-2, 1),
+    (-1, 2),
+];
+const KING: [Sq; 8] = [
+    (1, 0),
+    (1, 1),
+    (0, 1),
+    (-1, 1),
+    (-1, 0),
+    (-1, -1),
+    (0, -1),
+    (1, -1),
+];
+const ROOK_DIRS: [Sq; 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
+const BISHOP_DIRS: [Sq; 4] = [(1, 1), (-1, 1), (1, -1), (-1, -1)];
+
+fn on(s: Sq) -> bool {
+    (0..8).contains(&s.0) && (0..8).contains(&s.1)
+}
+
+fn add(s: Sq, d: Sq) -> Sq {
+    (s.0 + d.0, s.1 + d.1)
+}
+
+fn name(s: Sq) -> String {
+    format!("{}{}", (b'a' + s.0 as u8) as char, s.1 + 1)
+}
+
+/// One relocation of a man: from, to, promotion letter (upper case) if it promotes.
+#[derive(Clone, Copy, Debug)]
+struct Reloc {
+    from: Sq,
+    to: Sq,
+    promo: Option<char>,
+}
+
+impl M {
+    pub fn from_fen(fen: &str) -> M {
+        let f: Vec<&str> = fen.split_whitespace().collect();
+        let mut board = [['.'; 8]; 8];
+        for (i, row) in f[0].split('/').enumerate() {
+            let r = 7 - i;
+            let mut file = 0;
+            for c in row.chars() {
+                if let Some(n) = c.to_digit(10) {
+                    file += n as usize;
+                } else {
+                    board[r][file] = c;
+                    file += 1;
+                }
+            }
+        }
+        let cast = f.get(2).copied().unwrap_or("-");
+        let ep = f.get(3).copied().unwrap_or("-");
+        M {
+            board,
+            white: f[1] == "w",
+            rights: [
+                cast.contains('K'),
+                cast.contains('Q'),
+                cast.contains('k'),
+                cast.contains('q'),
+            ],
+            ep: if ep == "-" {
+                None
+            } else {
+                let b = ep.as_bytes();
+                Some(((b[0] - b'a') as i8, (b[1] - b'1') as i8))
+            },
+        }
+    }
+
+    /// The first four FEN fields.
+    pub fn fen4(&self) -> String {
+        let mut s = String::new();
+        for r in (0..8).rev() {
+            let mut empty = 0;
+            for f in 0..8 {
+                let c = self.board[r][f];
+                if c == '.' {
+                    empty += 1;
+                } else {
+                    if empty > 0 {
+                        s += &empty.to_string();
+                        empty = 0;
+                    }
+                    s.push(c);
+                }
+            }
+            if empty > 0 {
+                s += &empty.to_string();
+            }
+            if r > 0 {
+                s.push('/');
+            }
+        }
+        s += if self.white { " w " } else { " b " };
+        let mut c = String::new();
+        for (i, l) in ['K', 'Q', 'k', 'q'].iter().enumerate() {
+            if self.rights[i] {
+                c.push(*l);
+            }
+        }
+        s += if c.is_empty() { "-" } else { &c };
+        s.push(' ');
+        s += &self.ep.map_or("-".to_string(), name);
+        s
+    }
+
+    fn at(&self, s: Sq) -> char {
+        self.board[s.1 as usize][s.0 as usize]
+    }
+
+    fn set(&mut self, s: Sq, c: char) {
+        self.board[s.1 as usize][s.0 as usize] = c;
+    }
+
+    fn empty(&self, s: Sq) -> bool {
+        on(s) && self.at(s) == '.'
+    }
+
+    fn is_white(c: char) -> bool {
+        c.is_ascii_uppercase()
+    }
+
+    fn own(&self, s: Sq) -> bool {
+        on(s) && self.at(s) != '.' && M::is_white(self.at(s)) == self.white
+    }
+
+    fn enemy(&self, s: Sq) -> bool {
+        on(s) && self.at(s) != '.' && M::is_white(self.at(s)) != self.white
+    }
+
+    fn fwd(white: bool) -> i8 {
+        if white {
+            1
+        } else {
+            -1
+        }
+    }
+
+    /// Squares a man of kind `k` (upper case) and colour `white` on `s` could capture on if an
+    /// enemy stood there: the standard chess reach (0.2 "reach").
+    fn reach(&self, k: char, white: bool, s: Sq) -> Vec<Sq> {
+        let mut out = Vec::new();
+        let slide = |dirs: &[Sq], out: &mut Vec<Sq>| {
+            for &d in dirs {
+                let mut t = add(s, d);
+                while on(t) {
+                    out.push(t);
+                    if self.at(t) != '.' {
+                        break;
+                    }
+                    t = add(t, d);
+                }
+            }
+        };
+        match k {
+            'P' => {
+                for df in [-1, 1] {
+                    let t = (s.0 + df, s.1 + M::fwd(white));
+                    if on(t) {
+                        out.push(t);
+                    }
+                }
+            }
+            'N' => out.extend(KNIGHT.iter().map(|&d| add(s, d)).filter(|&t| on(t))),
+            'K' => out.extend(KING.iter().map(|&d| add(s, d)).filter(|&t| on(t))),
+            'B' => slide(&BISHOP_DIRS, &mut out),
+            'R' => slide(&ROOK_DIRS, &mut out),
+            'Q' => {
+                slide(&BISHOP_DIRS, &mut out);
+                slide(&ROOK_DIRS, &mut out);
+            }
+            _ => panic!("unknown man {k}"),
+        }
+        out
+    }
+
+    /// Empty squares a man of kind `k` on `s` could move to without capturing (standard move).
+    fn quiet(&self, k: char, white: bool, s: Sq) -> Vec<Sq> {
+        if k == 'P' {
+            let t = (s.0, s.1 + M::fwd(white));
+            return if self.empty(t) { vec![t] } else { vec![] };
+        }
+        self.reach(k, white, s)
+            .into_iter()
+            .filter(|&t| self.at(t) == '.')
+            .collect()
+    }
+
+    fn attacked(&self, s: Sq, by_white: bool) -> bool {
+        for r in 0..8 {
+            for f in 0..8 {
+                let c = self.board[r][f];
+                if c == '.' || M::is_white(c) != by_white {
+                    continue;
+                }
+                if self
+                    .reach(c.to_ascii_uppercase(), by_white, (f as i8, r as i8))
+                    .contains(&s)
+                {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    fn king(&self, white: bool) -> Sq {
+        let k = if white { 'K' } else { 'k' };
+        for r in 0..8 {
+            for f in 0..8 {
+                if self.board[r][f] == k {
+                    return (f as i8, r as i8);
+                }
+            }
+        }
+        panic!("no king")
+    }
+
+    pub fn in_check(&self) -> bool {
+        self.attacked(self.king(self.white), !self.white)
+    }
+
+    fn men(&self) -> Vec<Sq> {
+        let mut v = Vec::new();
+        for r in 0..8 {
+            for f in 0..8 {
+                if self.own((f, r)) {
+                    v.push((f, r));
+                }
+            }
+        }
+        v
+    }
+
+    fn man(&self, white: bool, k: char) -> char {
+        if white {
+            k.to_ascii_uppercase()
+        } else {
+            k.to_ascii_lowercase()
+        }
+    }
+
+    /// Plays relocations that happen together (every man lifted, then every man put down,
+    /// capturing what stands there) and the captures in `removed`; applies the castling-right,
+    /// en-passant and legality rules. `None` if the mover's King is left attacked.
+    fn play(&self, relocs: &[Reloc], removed: &[Sq]) -> Option<M> {
+        let mut n = self.clone();
+        let lifted: Vec<char> = relocs.iter().map(|r| self.at(r.from)).collect();
+        for r in relocs {
+            n.set(r.from, '.');
+        }
+        for &s in removed {
+            n.set(s, '.');
+        }
+        for (r, &c) in relocs.iter().zip(&lifted) {
+            let c = match r.promo {
+                Some(p) => n.man(self.white, p),
+                None => c,
+            };
+            n.set(r.to, c);
+        }
+        // castling rights: lost when a leg starts or ends on the King's or that Rook's square,
+        // or a man is captured there (0.4)
+        let touched: Vec<Sq> = relocs
+            .iter()
+            .flat_map(|r| [r.from, r.to])
+            .chain(removed.iter().copied())
+            .collect();
+        let corners = [(7, 0), (0, 0), (7, 7), (0, 7)];
+        for (i, corner) in corners.iter().enumerate() {
+            let king = if i < 2 { (4, 0) } else { (4, 7) };
+            if touched.contains(&king) || touched.contains(corner) {
+                n.rights[i] = false;
+            }
+        }
+        // en passant (README ruling 3 / P4): one of the mover's pawns started on its 2nd rank
+        // and ended, unpromoted, two squares straight ahead with the square between empty
+        n.ep = None;
+        let f = M::fwd(self.white);
+        let second = if self.white { 1 } else { 6 };
+        for (r, &c) in relocs.iter().zip(&lifted) {
+            if c.eq_ignore_ascii_case(&'P')
+                && r.promo.is_none()
+                && r.from.1 == second
+                && r.to == (r.from.0, r.from.1 + 2 * f)
+                && n.empty((r.from.0, r.from.1 + f))
+            {
+                n.ep = Some((r.from.0, r.from.1 + f));
+            }
+        }
+        n.white = !self.white;
+        if n.attacked(n.king(self.white), !self.white) {
+            return None;
+        }
+        Some(n)
+    }
+
+    fn pawn_to(&self, from: Sq, to: Sq, removed: &[Sq], out: &mut Vec<M>) {
+        let last = if self.white { 7 } else { 0 };
+        if to.1 == last {
+            for p in ['Q', 'R', 'B', 'N'] {
+                out.extend(self.play(
+                    &[Reloc {
+                        from,
+                        to,
+                        promo: Some(p),
+                    }],
+                    removed,
+                ));
+            }
+        } else {
+            out.extend(self.play(
+                &[Reloc {
+                    from,
+                    to,
+                    promo: None,
+                }],
+                removed,
+            ));
+        }
+    }
+
+    fn orthodox(&self, out: &mut Vec<M>) {
+        let w = self.white;
+        let f = M::fwd(w);
+        for s in self.men() {
+            let k = self.at(s).to_ascii_uppercase();
+            if k == 'P' {
+                let one = (s.0, s.1 + f);
+                if self.empty(one) {
+                    self.pawn_to(s, one, &[], out);
+                    let two = (s.0, s.1 + 2 * f);
+                    if s.1 == if w { 1 } else { 6 } && self.empty(two) {
+                        self.pawn_to(s, two, &[], out);
+                    }
+                }
+                for t in self.reach('P', w, s) {
+                    if self.enemy(t) {
+                        self.pawn_to(s, t, &[t], out);
+                    } else if Some(t) == self.ep {
+                        self.pawn_to(s, t, &[(t.0, s.1)], out);
+                    }
+                }
+            } else {
+                for t in self.reach(k, w, s) {
+                    if self.at(t) == '.' {
+                        out.extend(self.play(
+                            &[Reloc {
+                                from: s,
+                                to: t,
+                                promo: None,
+                            }],
+                            &[],
+                        ));
+                    } else if self.enemy(t) {
+                        out.extend(self.play(
+                            &[Reloc {
+                                from: s,
+                                to: t,
+                                promo: None,
+                            }],
+                            &[t],
+                        ));
+                    }
+                }
+            }
+        }
+        // castling
+        let rank = if w { 0 } else { 7 };
+        let base = if w { 0 } else { 2 };
+        let rk = self.man(w, 'R');
+        for (i, rook_file, king_to, rook_to, path) in [
+            (base, 7, 6, 5, vec![5, 6]),
+            (base + 1, 0, 2, 3, vec![1, 2, 3]),
+        ] {
+            if !self.rights[i] || self.at((4, rank)) != self.man(w, 'K') {
+                continue;
+            }
+            if self.at((rook_file, rank)) != rk {
+                continue;
+            }
+            if path.iter().any(|&x| self.at((x, rank)) != '.') {
+                continue;
+            }
+            let crossed = if king_to == 6 { [4, 5, 6] } else { [4, 3, 2] };
+            if crossed.iter().any(|&x| self.attacked((x, rank), !w)) {
+                continue;
+            }
+            out.extend(self.play(
+                &[
+                    Reloc {
+                        from: (4, rank),
+                        to: (king_to, rank),
+                        promo: None,
+                    },
+                    Reloc {
+                        from: (rook_file, rank),
+                        to: (rook_to, rank),
+                        promo: None,
+                    },
+                ],
+                &[],
+            ));
+        }
+    }
+
+    /// Bracket, literally (BR-1..BR-5).
+    fn bracket(&self, out: &mut Vec<M>) {
+        let w = self.white;
+        let f = M::fwd(w);
+        let last = if w { 7 } else { 0 };
+        let first = if w { 0 } else { 7 };
+        for o in self.men() {
+            let ka = self.at(o).to_ascii_uppercase();
+            // squares A approaches (BR-1, 0.2)
+            let mut targets: Vec<Sq> = Vec::new();
+            if ka == 'P' {
+                targets.push((o.0, o.1 + f));
+                targets.push((o.0 - 1, o.1 + f));
+                targets.push((o.0 + 1, o.1 + f));
+                if o.1 == if w { 1 } else { 6 } && self.empty((o.0, o.1 + f)) {
+                    targets.push((o.0, o.1 + 2 * f));
+                }
+            } else {
+                targets = self.reach(ka, w, o);
+            }
+            for s in targets {
+                if !self.own(s) {
+                    continue;
+                }
+                let kb = self.at(s).to_ascii_uppercase();
+                for d in [(0, 1), (1, 0), (1, 1), (1, -1)] {
+                    let p1 = add(s, d);
+                    let p2 = (s.0 - d.0, s.1 - d.1);
+                    if !self.empty(p1) || !self.empty(p2) {
+                        continue;
+                    }
+                    for (pa, pb) in [(p1, p2), (p2, p1)] {
+                        // a pawn only to S's rank or the next rank forward (BR-4), never its 1st
+                        let pawn_ok = |p: Sq| {
+                            let (df, dr) = (p.0 - s.0, p.1 - s.1);
+                            ((dr == 0 && df.abs() == 1) || (dr == f && df.abs() <= 1))
+                                && p.1 != first
+                        };
+                        if (ka == 'P' && !pawn_ok(pa)) || (kb == 'P' && !pawn_ok(pb)) {
+                            continue;
+                        }
+                        let promos = |k: char, p: Sq| -> Vec<Option<char>> {
+                            if k == 'P' && p.1 == last {
+                                vec![Some('Q'), Some('R'), Some('B'), Some('N')]
+                            } else {
+                                vec![None]
+                            }
+                        };
+                        for qa in promos(ka, pa) {
+                            for qb in promos(kb, pb) {
+                                out.extend(self.play(
+                                    &[
+                                        Reloc {
+                                            from: o,
+                                            to: pa,
+                                            promo: qa,
+                                        },
+                                        Reloc {
+                                            from: s,
+                                            to: pb,
+                                            promo: qb,
+                                        },
+                                    ],
+                                    &[],
+                                ));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Eviction, literally (rules 1-3, EV-R1..EV-R5).
+    fn eviction(&self, out: &mut Vec<M>) {
+        let w = self.white;
+        let check = self.in_check();
+        let men = self.men();
+        for &a in &men {
+            for &b in &men {
+                if a == b {
+                    continue;
+                }
+                let ka = self.at(a).to_ascii_uppercase();
+                let kb = self.at(b).to_ascii_uppercase();
+                if check && (ka == 'K' || kb == 'K') {
+                    continue;
+                }
+                // A to b with B's move (for a pawn B: its diagonal forward step)
+                if !self.reach(kb, w, a).contains(&b) {
+                    continue;
+                }
+                if ka == 'P' && (b.1 == 0 || b.1 == 7) {
+                    continue;
+                }
+                // B from b with A's move to an empty square, a now empty
+                let mut after = self.clone();
+                after.set(a, '.');
+                for d in after.quiet(ka, w, b) {
+                    if kb == 'P' && (d.1 == 0 || d.1 == 7) {
+                        continue;
+                    }
+                    if ka == kb && d == a {
+                        continue;
+                    }
+                    out.extend(self.play(
+                        &[
+                            Reloc {
+                                from: a,
+                                to: b,
+                                promo: None,
+                            },
+                            Reloc {
+                                from: b,
+                                to: d,
+                                promo: None,
+                            },
+                        ],
+                        &[],
+                    ));
+                }
+            }
+        }
+    }
+
+    /// The distinct positions after one legal move, by FEN (first four fields).
+    pub fn children(&self, rule: Rule) -> BTreeMap<String, M> {
+        let mut v = Vec::new();
+        self.orthodox(&mut v);
+        match rule {
+            Rule::Plain => {}
+            Rule::Bracket => self.bracket(&mut v),
+            Rule::Eviction => self.eviction(&mut v),
+        }
+        v.into_iter().map(|m| (m.fen4(), m)).collect()
+    }
+
+    /// Perft over distinct positions per node.
+    pub fn perft(&self, rule: Rule, depth: u32) -> u64 {
+        if depth == 0 {
+            return 1;
+        }
+        let c = self.children(rule);
+        if depth == 1 {
+            return c.len() as u64;
+        }
+        c.values().map(|m| m.perft(rule, depth - 1)).sum()
+    }
+}
+
+// ------------------------------------------------------------------------------------------
+// Engine helpers
+
+/// The first four FEN fields.
+pub fn fen4(fen: &str) -> String {
+    fen.split_whitespace().take(4).collect::<Vec<_>>().join(" ")
+}
+
+pub fn pos(variant: &str, fen: &str) -> Position {
+    let rules = builtin_variants().get(variant).expect("built-in variant");
+    Position::from_fen(rules, fen).expect("valid FEN")
+}
+
+/// Canonical spellings of the legal moves, sorted.
+pub fn move_strings(p: &mut Position) -> Vec<String> {
+    let mut list = MoveList::new();
+    legal_moves(p, &mut list);
+    let mut v: Vec<String> = list
+        .iter()
+        .map(|&m| move_to_string(p, m).to_string())
+        .collect();
+    v.sort();
+    v
+}
+
+/// Multi-leg (special) spellings among the legal moves, sorted.
+pub fn special_strings(p: &mut Position) -> Vec<String> {
+    move_strings(p)
+        .into_iter()
+        .filter(|s| s.contains(','))
+        .collect()
+}
+
+/// Asserts that the generators themselves (ordinary moves plus the rule module's moves, before
+/// the generic merge of equal results) produce each legal result once.
+pub fn assert_generated_once(p: &mut Position) {
+    let mut pseudo = MoveList::new();
+    chimera::movegen::generic::pseudo_moves(p, &mut pseudo);
+    chimera::rules::generate_special(p.special(), p, &mut pseudo);
+    let mover = p.side_to_move();
+    let mut seen: BTreeMap<u64, String> = BTreeMap::new();
+    for &m in pseudo.iter() {
+        let s = move_to_string(p, m).to_string();
+        p.make(m);
+        let legal = p
+            .king_square(mover)
+            .is_some_and(|k| !chimera::movegen::is_attacked(p, k, mover.flip()));
+        let key = p.key();
+        p.unmake();
+        if legal {
+            if let Some(prev) = seen.insert(key, s.clone()) {
+                panic!("generated twice: {prev} and {s} in {}", p.fen());
+            }
+        }
+    }
+}
+
+/// FEN (4 fields) of each legal move's result, checking that no two moves share a result
+/// (also before the generic merge) and that make/unmake restores the position.
+pub fn engine_children(p: &mut Position) -> BTreeMap<String, String> {
+    assert_generated_once(p);
+    let before = p.fen();
+    let key = p.key();
+    let mut list = MoveList::new();
+    legal_moves(p, &mut list);
+    let mut out = BTreeMap::new();
+    for &m in list.iter() {
+        let s = move_to_string(p, m).to_string();
+        p.make(m);
+        assert_eq!(p.compute_key(), p.key(), "key drift after {s}");
+        let f = fen4(&p.fen());
+        p.unmake();
+        assert_eq!(p.fen(), before, "unmake of {s}");
+        assert_eq!(p.key(), key, "key after unmake of {s}");
+        if let Some(prev) = out.insert(f.clone(), s.clone()) {
+            panic!("{prev} and {s} both give {f}");
+        }
+    }
+    out
+}
+
+/// Asserts that engine and model agree on the distinct results at depth 1 and, below each
+/// result, at depth 2 (as sets of FENs).
+pub fn cross_check(variant: &str, rule: Rule, fen: &str) {
+    let mut p = pos(variant, fen);
+    let model = M::from_fen(fen);
+    let mine = engine_children(&mut p);
+    let theirs = model.children(rule);
+    let a: BTreeSet<&String> = mine.keys().collect();
+    let b: BTreeSet<&String> = theirs.keys().collect();
+    assert_eq!(
+        a.difference(&b).collect::<Vec<_>>(),
+        Vec::<&&String>::new(),
+        "engine only (depth 1) in {fen}"
+    );
+    assert_eq!(
+        b.difference(&a).collect::<Vec<_>>(),
+        Vec::<&&String>::new(),
+        "model only (depth 1) in {fen}"
+    );
+    let mut list = MoveList::new();
+    legal_moves(&mut p, &mut list);
+    for &m in list.iter() {
+        let s = move_to_string(&p, m).to_string();
+        p.make(m);
+        let f = fen4(&p.fen());
+        let mine2: BTreeSet<String> = engine_children(&mut p).into_keys().collect();
+        p.unmake();
+        let theirs2: BTreeSet<String> = theirs[&f].children(rule).into_keys().collect();
+        assert_eq!(
+            mine2.difference(&theirs2).collect::<Vec<_>>(),
+            Vec::<&String>::new(),
+            "engine only (depth 2) after {s} in {fen}"
+        );
+        assert_eq!(
+            theirs2.difference(&mine2).collect::<Vec<_>>(),
+            Vec::<&String>::new(),
+            "model only (depth 2) after {s} in {fen}"
+        );
+    }
+}
+
+/// Plays `moves` (any valid spellings) and returns the first four FEN fields.
+pub fn fen_after(variant: &str, fen: &str, moves: &[&str]) -> String {
+    let mut p = pos(variant, fen);
+    for m in moves {
+        let mv = parse_move(&mut p, m).unwrap_or_else(|e| panic!("{m}: {e}"));
+        p.make(mv);
+    }
+    fen4(&p.fen())
+}
+
+/// Asserts that every spelling in `spellings` parses to the move printed as `canonical`.
+pub fn assert_spellings(variant: &str, fen: &str, canonical: &str, spellings: &[&str]) {
+    let mut p = pos(variant, fen);
+    let m = parse_move(&mut p, canonical).unwrap_or_else(|e| panic!("{canonical}: {e}"));
+    assert_eq!(move_to_string(&p, m).as_str(), canonical);
+    for s in spellings {
+        let n = parse_move(&mut p, s).unwrap_or_else(|e| panic!("{s}: {e}"));
+        assert_eq!(n, m, "{s} should be {canonical}");
+    }
+}
+
+/// Plays random games, checking the incremental key and make/unmake at every ply.
+pub fn random_games(variant: &str, games: usize, plies: usize, seed: u64) {
+    let mut state = seed | 1;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    let rules = builtin_variants().get(variant).expect("built-in variant");
+    for _ in 0..games {
+        let mut p = Position::startpos(rules.clone());
+        let start = p.fen();
+        let mut played = 0;
+        for _ in 0..plies {
+            let mut list = MoveList::new();
+            legal_moves(&mut p, &mut list);
+            if list.is_empty() {
+                break;
+            }
+            // prefer special moves half of the time, so they are exercised
+            let specials: Vec<_> = list
+                .iter()
+                .copied()
+                .filter(|m| m.kind() == chimera::moves::MoveKind::Special)
+                .collect();
+            let r = next() as usize;
+            let m = if !specials.is_empty() && r.is_multiple_of(2) {
+                specials[(r >> 1) % specials.len()]
+            } else {
+                list[(r >> 1) % list.len()]
+            };
+            let text = move_to_string(&p, m).to_string();
+            let fen = p.fen();
+            assert_generated_once(&mut p);
+            // the printed spelling parses back to the move
+            assert_eq!(
+                parse_move(&mut p, &text),
+                Ok(m),
+                "round trip of {text} in {fen}"
+            );
+            p.make(m);
+            played += 1;
+            assert_eq!(
+                p.compute_key(),
+                p.key(),
+                "key drift after {text} from {fen}"
+            );
+            let reread = Position::from_fen(rules.clone(), &p.fen()).expect("own FEN reads back");
+            assert_eq!(
+                reread.key(),
+                p.key(),
+                "FEN round trip after {text} from {fen}"
+            );
+        }
+        for _ in 0..played {
+            p.unmake();
+        }
+        assert_eq!(p.fen(), start);
+    }
+}
+
+/// Reads an EPD file of `FEN ;D1 n ;D2 n ...` lines (skipping `#` comments and blank lines).
+pub fn read_epd(path: &str) -> Vec<(String, Vec<(u32, u64)>)> {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let mut out = Vec::new();
+    for line in text.lines() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let mut parts = line.split(';');
+        let fen = parts.next().expect("FEN").trim().to_string();
+        let depths = parts
+            .map(|p| {
+                let mut w = p.split_whitespace();
+                let d = w.next().expect("Dn");
+                let n = w.next().expect("count");
+                (
+                    d.trim_start_matches('D').parse().expect("depth"),
+                    n.parse().expect("count"),
+                )
+            })
+            .collect();
+        out.push((fen, depths));
+    }
+    out
+}
+
+/// Plays random games (special moves preferred) and cross-checks the engine against the model
+/// (depths 1 and 2) every `every` plies, so that positions no one wrote by hand are compared.
+pub fn random_cross_checks(
+    variant: &str,
+    rule: Rule,
+    games: usize,
+    plies: usize,
+    every: usize,
+    seed: u64,
+) {
+    let mut state = seed | 1;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    let rules = builtin_variants().get(variant).expect("built-in variant");
+    for _ in 0..games {
+        let mut p = Position::startpos(rules.clone());
+        for ply in 0..plies {
+            if ply % every == 0 {
+                cross_check(variant, rule, &p.fen());
+            }
+            let mut list = MoveList::new();
+            legal_moves(&mut p, &mut list);
+            if list.is_empty() {
+                break;
+            }
+            let specials: Vec<_> = list
+                .iter()
+                .copied()
+                .filter(|m| m.kind() == chimera::moves::MoveKind::Special)
+                .collect();
+            let r = next() as usize;
+            let m = if !specials.is_empty() && !r.is_multiple_of(3) {
+                specials[(r >> 2) % specials.len()]
+            } else {
+                list[(r >> 2) % list.len()]
+            };
+            p.make(m);
+        }
+    }
+}
