@@ -102,7 +102,16 @@ impl EvalParams {
                 .map(|&s| empty_board_mobility(rules, t, s))
                 .collect();
             let avg = mobility.iter().sum::<f64>() / mobility.len().max(1) as f64;
-            let (mg, eg) = if is_orthodox {
+            let (mg, eg) = if let (Some(mg), Some(eg)) = (
+                rules.piece_value[0][t.index()],
+                rules.piece_value[1][t.index()],
+            ) {
+                (mg, eg)
+            } else if let Some(v) =
+                rules.piece_value[0][t.index()].or(rules.piece_value[1][t.index()])
+            {
+                (v, v)
+            } else if is_orthodox {
                 ORTHODOX_VALUES[t.index()]
             } else if Some(t) == rules.royal {
                 (0, 0)
@@ -228,6 +237,28 @@ mod tests {
         )
         .expect("fen");
         assert!(params.evaluate(&up_a_queen) > 800);
+    }
+
+    #[test]
+    fn variants_ini_values_override_derived_ones() {
+        let mut set = builtin_variants();
+        let ini = "[valued:chess]\ncustomPiece1 = a:BN\npieceValueMg = a:700 n:100\npieceValueEg = a:800\n\
+                   startFen = 4k3/8/8/8/8/8/8/A3K3 w - - 0 1\n[derived:valued]\npieceValueMg = -\n";
+        assert!(
+            set.load_str("t.ini", ini).is_err(),
+            "'-' is not a letter:value pair"
+        );
+        set.load_str("t.ini", "[valued:chess]\ncustomPiece1 = a:BN\npieceValueMg = a:700 n:100\npieceValueEg = a:800\n")
+            .expect("loads");
+        let rules = set.get("valued").expect("loaded");
+        let a = rules.type_of_letter('a').expect("a");
+        let params = EvalParams::new(&rules);
+        assert_eq!(params.value[a.index()], 700);
+        assert_eq!(params.value[PieceType::KNIGHT.index()], 100);
+        let err = set
+            .load_str("u.ini", "[bad:chess]\npieceValueMg = z:5\n")
+            .expect_err("no z");
+        assert_eq!(err.key.as_deref(), Some("pieceValueMg"));
     }
 
     #[test]

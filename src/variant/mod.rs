@@ -124,6 +124,9 @@ pub struct Rules {
     pub n_fold_rule: u32,
     /// Extra move mechanic.
     pub special: SpecialMoves,
+    /// Piece values given in variants.ini (`pieceValueMg`, `pieceValueEg`), by phase and type;
+    /// `None` where the evaluation derives the value itself.
+    pub piece_value: [[Option<i32>; MAX_PIECE_TYPES]; 2],
     /// Whether the hand-tuned orthodox generator plays this variant exactly.
     pub orthodox: bool,
 }

@@ -63,6 +63,8 @@ const PLAIN_KEYS: &[&str] = &[
     "nFoldRule",
     "specialMoves",
     "noAdjacentCapture",
+    "pieceValueMg",
+    "pieceValueEg",
 ];
 
 /// A key's value with where it was written.
@@ -957,6 +959,31 @@ fn compile(ctx: &Ctx) -> Result<Rules, IniError> {
             )
         })?,
     };
+    let mut piece_value = [[None; MAX_PIECE_TYPES]; 2];
+    for (phase, key) in ["pieceValueMg", "pieceValueEg"].iter().enumerate() {
+        let Some(v) = ctx.get(key) else { continue };
+        for item in v.split_whitespace() {
+            let parsed = item.split_once(':').and_then(|(l, n)| {
+                let mut c = l.chars();
+                let letter = c.next().filter(|_| c.next().is_none())?;
+                Some((
+                    letter,
+                    n.parse::<i32>()
+                        .ok()
+                        .filter(|n| (0..=100_000).contains(n))?,
+                ))
+            });
+            let Some((letter, value)) = parsed else {
+                return Err(ctx.err(
+                    key,
+                    format!("expected letter:value pairs such as 'q:950 n:320', found '{item}'"),
+                ));
+            };
+            let t = type_of(letter)
+                .ok_or_else(|| ctx.err(key, format!("no piece has the letter '{letter}'")))?;
+            piece_value[phase][t.index()] = Some(value);
+        }
+    }
     let n_move_rule = ctx.number("nMoveRule", 50, 0, 1000)?;
     let n_fold_rule = ctx.number("nFoldRule", 3, 0, 100)?;
     if n_fold_rule == 1 {
@@ -1008,6 +1035,7 @@ fn compile(ctx: &Ctx) -> Result<Rules, IniError> {
         n_move_rule,
         n_fold_rule,
         special,
+        piece_value,
         orthodox: false,
     };
     rules.orthodox = is_orthodox(&rules);
