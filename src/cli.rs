@@ -1,6 +1,14 @@
 //! The command line: `perft`, `divide`, `check`, `moves`, `variants`. Errors go to stderr with
 //! a non-zero exit code; nothing a user types can panic the program.
 
+/// Prints a line to standard output; a closed pipe (`chimera perft 5 | head -1`) is not an error.
+macro_rules! say {
+    ($($t:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stdout(), $($t)*);
+    }};
+}
+
 use crate::movegen::{legal_moves, move_to_string, parse_move};
 use crate::moves::MoveList;
 use crate::perft::{divide, perft_threads};
@@ -167,23 +175,23 @@ fn cmd_perft(o: &Options, per_move: bool) -> Result<(), String> {
     let nodes = if per_move {
         let d = divide(&pos, depth.max(1), o.threads);
         for (m, n) in &d {
-            println!("{m}: {n}");
+            say!("{m}: {n}");
         }
         let total: u64 = if depth == 0 {
             1
         } else {
             d.iter().map(|x| x.1).sum()
         };
-        println!();
-        println!("Moves: {}", d.len());
+        say!();
+        say!("Moves: {}", d.len());
         total
     } else {
         perft_threads(&pos, depth, o.threads)
     };
     let secs = start.elapsed().as_secs_f64();
-    println!("Nodes: {nodes}");
-    println!("Time: {:.3} s", secs);
-    println!("NPS: {:.0}", nodes as f64 / secs.max(1e-9));
+    say!("Nodes: {nodes}");
+    say!("Time: {:.3} s", secs);
+    say!("NPS: {:.0}", nodes as f64 / secs.max(1e-9));
     Ok(())
 }
 
@@ -207,8 +215,8 @@ fn cmd_moves(o: &Options) -> Result<(), String> {
         .map(|&m| move_to_string(&pos, m).to_string())
         .collect();
     names.sort();
-    println!("{}", names.join(" "));
-    println!("Moves: {}", names.len());
+    say!("{}", names.join(" "));
+    say!("Moves: {}", names.len());
     Ok(())
 }
 
@@ -218,14 +226,14 @@ fn cmd_check(o: &Options) -> Result<(), String> {
     };
     let mut set = load_variants(o)?;
     let names = set.load_file(file).map_err(|e| e.to_string())?;
-    println!(
+    say!(
         "{file}: OK, {} variant(s): {}",
         names.len(),
         names.join(", ")
     );
     for name in &names {
         if let Some(rules) = set.get(name) {
-            println!("{}", describe(&rules));
+            say!("{}", describe(&rules));
         }
     }
     Ok(())
@@ -288,7 +296,7 @@ pub fn run(args: &[String]) -> i32 {
     let rest = &args[1..];
     let result = match cmd.as_str() {
         "help" | "--help" | "-h" => {
-            println!("{USAGE}");
+            say!("{USAGE}");
             Ok(())
         }
         "perft" | "divide" | "moves" | "check" | "variants" => match parse_options(rest) {
@@ -303,7 +311,7 @@ pub fn run(args: &[String]) -> i32 {
                     "moves" => cmd_moves(&o),
                     "check" => cmd_check(&o),
                     _ => no_positional(&o, "variants").and_then(|()| {
-                        load_variants(&o).map(|set| println!("{}", set.names().join("\n")))
+                        load_variants(&o).map(|set| say!("{}", set.names().join("\n")))
                     }),
                 },
             },
