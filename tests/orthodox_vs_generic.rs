@@ -108,8 +108,13 @@ fn random_games_agree_at_every_node() {
             if list.is_empty() {
                 break;
             }
-            pos.make(list[rng.below(list.len())]);
+            let m = list[rng.below(list.len())];
+            let (fen, key) = (pos.fen(), pos.key());
+            pos.make(m);
             assert_eq!(pos.key(), pos.compute_key(), "key drift in {}", pos.fen());
+            pos.unmake();
+            assert_eq!((pos.fen(), pos.key()), (fen, key), "unmake of {m:?}");
+            pos.make(m);
         }
     }
     assert!(nodes > 20_000, "only {nodes} nodes compared");
