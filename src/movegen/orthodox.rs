@@ -12,9 +12,10 @@
 //! * Nothing allocates; one generator body serves both listing and counting (a [`Sink`]).
 //!
 //! Castling follows the generic generator's rules for X-FEN/Chess960 rook squares: the right's
-//! rook (`Position::castle_rook`), the king's and the rook's paths empty except for the two
-//! castling men, the king not in check, no square strictly between the king and its
-//! destination attacked in the current position, and the king not attacked after the move.
+//! rook, the king's and the rook's paths empty except for the two castling men (the geometry is
+//! fixed at set-up, [`Position::castle_path`]), the king not in check, no square strictly
+//! between the king and its destination attacked in the current position, and the king not
+//! attacked after the move.
 //!
 //! Positions these assumptions do not cover (a side without exactly one king, possible only
 //! through an odd promotion set) are handed to the generic generator.
@@ -23,7 +24,7 @@ use crate::geometry::attacks::{between, bishop_attacks, line, rook_attacks, TABL
 use crate::geometry::{Bitboard, Color, Square};
 use crate::moves::{Move, MoveList};
 use crate::piece::PieceType;
-use crate::position::Position;
+use crate::position::{CastlePath, Position};
 
 /// Rank 3 (the rank a White pawn reaches by its first single step).
 const RANK_3: Bitboard = Bitboard(0xFF << 16);
@@ -239,8 +240,9 @@ fn generate<S: Sink>(pos: &Position, sink: &mut S) -> bool {
     if let Some(ep) = pos.ep_square() {
         en_passant(pos, sink, us, ksq, ep);
     }
-    if checkers.is_empty() && pos.castling_rights() >> (2 * us.index()) & 3 != 0 {
-        castling(pos, sink, us, ksq);
+    let rights = pos.castling_rights() >> (2 * us.index()) & 3;
+    if rights != 0 && checkers.is_empty() {
+        castling(pos, sink, us, rights);
     }
     true
 }
@@ -328,51 +330,42 @@ fn en_passant<S: Sink>(pos: &Position, sink: &mut S, us: Color, ksq: Square, ep:
     }
 }
 
-/// Castling moves (the king is known not to be in check).
-#[inline(never)]
-fn castling<S: Sink>(pos: &Position, sink: &mut S, us: Color, king: Square) {
-    let rules = pos.rules();
+/// Castling moves (the king is known not to be in check), from the geometry fixed at set-up
+/// ([`Position::castle_path`]): the same conditions as the generic generator.
+#[inline(always)]
+fn castling<S: Sink>(pos: &Position, sink: &mut S, us: Color, rights: u8) {
     let them = us.flip();
     let occ = pos.occupied();
-    let rights = pos.castling_rights() >> (2 * us.index()) & 3;
     for side in 0..2 {
         if rights >> side & 1 == 0 {
             continue;
         }
-        let Some(rook) = pos.castle_rook(2 * us.index() + side) else {
+        let Some(path) = pos.castle_path(2 * us.index() + side) else {
             continue;
         };
-        let (kf, rf) = if side == 0 {
-            (
-                rules.castling_kingside_file,
-                rules.castling_kingside_file - 1,
-            )
-        } else {
-            (
-                rules.castling_queenside_file,
-                rules.castling_queenside_file + 1,
-            )
-        };
-        let (Some(kto), Some(rto)) = (
-            Square::from_coords(kf, king.rank()),
-            Square::from_coords(rf, king.rank()),
-        ) else {
-            continue;
-        };
-        let path = between(king, kto);
-        let must_be_empty =
-            (path | kto.bb() | between(rook, rto) | rto.bb()) & !king.bb() & !rook.bb();
-        if (must_be_empty & occ).any() {
+        if (path.clear & occ).any() {
             continue;
         }
-        if path.iter().any(|s| attacked_with(pos, s, them, occ)) {
-            continue;
-        }
-        let after = (occ ^ king.bb() ^ rook.bb()) | kto.bb() | rto.bb();
-        if attacked_with(pos, kto, them, after) {
-            continue;
-        }
-        sink.single(Move::castling(king, kto, rook, rto));
+        castle_if_safe(pos, sink, them, path);
+    }
+}
+
+/// The attack tests of a castling move whose path is clear.
+#[inline(never)]
+fn castle_if_safe<S: Sink>(pos: &Position, sink: &mut S, them: Color, path: &CastlePath) {
+    let occ = pos.occupied();
+    if path
+        .king_path
+        .iter()
+        .any(|s| attacked_with(pos, s, them, occ))
+    {
+        return;
+    }
+    let m = path.mv;
+    let (king, kto) = (m.from(), m.to());
+    let after = (occ ^ king.bb() ^ m.rook_from().bb()) | kto.bb() | m.rook_to().bb();
+    if !attacked_with(pos, kto, them, after) {
+        sink.single(m);
     }
 }
 

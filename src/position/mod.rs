@@ -99,6 +99,18 @@ impl Default for EditList {
     }
 }
 
+/// Where the king and the rook of one castling right go, fixed when the position is set up: while
+/// a right exists its king and its rook have not left their squares.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CastlePath {
+    /// The castling move (king from, king to, rook from, rook to).
+    pub mv: Move,
+    /// Squares that must be empty: both paths and both destinations, less the two men's squares.
+    pub clear: Bitboard,
+    /// Squares strictly between the king and its destination (which must not be attacked).
+    pub king_path: Bitboard,
+}
+
 #[derive(Clone, Copy)]
 struct Undo {
     state: State,
@@ -118,6 +130,8 @@ pub struct Position {
     state: State,
     /// Rook squares of the four castling rights (64 = none).
     castle_rook: [u8; 4],
+    /// Geometry of the four castling rights (`None`: no right, or its destinations are barred).
+    castle_path: [Option<CastlePath>; 4],
     /// Rights cleared when a man leaves or lands on a square.
     castle_mask: [u8; 64],
     history: Vec<Undo>,
@@ -207,6 +221,13 @@ impl Position {
     pub fn castle_rook(&self, right: usize) -> Option<Square> {
         let s = self.castle_rook[right];
         (s < 64).then(|| Square::new(s))
+    }
+
+    /// Geometry of castling right `right` (CASTLE_* bit index 0..4) as set up from the FEN:
+    /// `None` if the position never had that right or the variant bars its destinations.
+    #[inline(always)]
+    pub fn castle_path(&self, right: usize) -> Option<&CastlePath> {
+        self.castle_path[right].as_ref()
     }
 
     /// The royal man of `color`, if there is exactly one.
