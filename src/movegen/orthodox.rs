@@ -20,7 +20,7 @@
 //! Positions these assumptions do not cover (a side without exactly one king, possible only
 //! through an odd promotion set) are handed to the generic generator.
 
-use crate::geometry::attacks::{between, bishop_attacks, line, rook_attacks, TABLES};
+use crate::geometry::attacks::{sliders, SliderTables, Tables, TABLES};
 use crate::geometry::{Bitboard, Color, Square};
 use crate::moves::{Move, MoveList};
 use crate::piece::PieceType;
@@ -45,43 +45,115 @@ fn shift(b: Bitboard, delta: i8) -> Bitboard {
     }
 }
 
-/// The men of `by` that attack `sq` when the board's occupancy is `occ`.
-#[inline(always)]
-fn attackers(pos: &Position, sq: Square, by: Color, occ: Bitboard) -> Bitboard {
-    let t = &*TABLES;
-    let i = sq.index();
-    let queens = pos.kind(PieceType::QUEEN);
-    let diag = pos.kind(PieceType::BISHOP) | queens;
-    let orth = pos.kind(PieceType::ROOK) | queens;
-    let hits = (t.pawn[by.flip().index()][i] & pos.kind(PieceType::PAWN))
-        | (t.knight[i] & pos.kind(PieceType::KNIGHT))
-        | (t.king[i] & pos.kind(PieceType::KING))
-        | (bishop_attacks(sq, occ) & diag)
-        | (rook_attacks(sq, occ) & orth);
-    hits & pos.pieces(by)
+/// A position with the attack tables at hand (fetched once: each global table access checks
+/// that the table is built).
+#[derive(Clone, Copy)]
+struct Board<'a> {
+    pos: &'a Position,
+    t: &'static Tables,
+    s: &'static SliderTables,
 }
 
-/// Whether some man of `by` attacks `sq` given occupancy `occ` (the attackers are the men of
-/// `by` on the board; `occ` only decides what blocks the sliders).
-#[inline(always)]
-fn attacked_with(pos: &Position, sq: Square, by: Color, occ: Bitboard) -> bool {
-    attackers(pos, sq, by, occ).any()
+impl<'a> Board<'a> {
+    #[inline(always)]
+    fn new(pos: &'a Position) -> Board<'a> {
+        Board {
+            pos,
+            t: &TABLES,
+            s: sliders(),
+        }
+    }
+
+    /// Men of type `t`, both colours.
+    #[inline(always)]
+    fn kind(&self, t: PieceType) -> Bitboard {
+        self.pos.kind(t)
+    }
+
+    /// The men of `by` that attack `sq` when the board's occupancy is `occ` (the attackers are
+    /// the men of `by` on the board; `occ` only decides what blocks the sliders).
+    #[inline(always)]
+    fn attackers(&self, sq: Square, by: Color, occ: Bitboard) -> Bitboard {
+        let (t, i) = (self.t, sq.index());
+        let queens = self.kind(PieceType::QUEEN);
+        let hits = (t.pawn[by.flip().index()][i] & self.kind(PieceType::PAWN))
+            | (t.knight[i] & self.kind(PieceType::KNIGHT))
+            | (t.king[i] & self.kind(PieceType::KING))
+            | (self.s.bishop(sq, occ) & (self.kind(PieceType::BISHOP) | queens))
+            | (self.s.rook(sq, occ) & (self.kind(PieceType::ROOK) | queens));
+        hits & self.pos.pieces(by)
+    }
+
+    /// Whether some man of `by` attacks `sq` given occupancy `occ`.
+    #[inline(always)]
+    fn attacked(&self, sq: Square, by: Color, occ: Bitboard) -> bool {
+        self.attackers(sq, by, occ).any()
+    }
 }
 
 /// Whether `sq` is attacked by a man of `by`.
 #[inline]
 pub fn is_attacked(pos: &Position, sq: Square, by: Color) -> bool {
-    attacked_with(pos, sq, by, pos.occupied())
+    Board::new(pos).attacked(sq, by, pos.occupied())
+}
+
+/// The unpinned pawns' moves of one kind, as target sets: single steps `one` (each from
+/// `to - up`), double steps `two` (from `to - 2 * up`), captures towards file a `west` (from
+/// `to - up_west`) and towards file h `east` (from `to - up_east`).
+///
+/// `one` and `two` are empty squares and the captures enemy men, and a square reached by a
+/// single step cannot be reached by a double step (that needs the square before it empty), so
+/// only `west` and `east` may overlap.
+struct PawnSets {
+    one: Bitboard,
+    two: Bitboard,
+    west: Bitboard,
+    east: Bitboard,
+    up: i8,
+    up_west: i8,
+    up_east: i8,
+}
+
+impl PawnSets {
+    /// Number of moves in the sets.
+    #[inline(always)]
+    fn count(&self) -> usize {
+        let both = self.west & self.east;
+        let n = (self.one | self.two | (self.west ^ self.east)).count() as usize;
+        if both.any() {
+            n + 2 * both.count() as usize
+        } else {
+            n
+        }
+    }
+
+    /// Each move as (from, to).
+    #[inline(always)]
+    fn for_each(&self, mut f: impl FnMut(Square, Square)) {
+        for (set, delta) in [
+            (self.one, self.up),
+            (self.two, 2 * self.up),
+            (self.west, self.up_west),
+            (self.east, self.up_east),
+        ] {
+            for to in set {
+                f(Square::new((to.raw() as i8 - delta) as u8), to);
+            }
+        }
+    }
 }
 
 /// Where the generator puts what it finds: a move list, or a counter.
 trait Sink {
     /// Plain moves (no promotion) of the man on `from` to each of `targets`.
     fn moves_from(&mut self, from: Square, targets: Bitboard);
-    /// Pawn steps or captures landing on `tos`, each coming from `to - delta`, not promoting.
-    fn pawn_moves(&mut self, tos: Bitboard, delta: i8);
-    /// Pawn steps or captures landing on `tos` from `to - delta`, one move per promotion type.
-    fn promotions(&mut self, tos: Bitboard, delta: i8, types: &[PieceType]);
+    /// The pawn moves in `sets`, none of them promoting.
+    fn pawn_moves(&mut self, sets: &PawnSets);
+    /// The pawn moves in `sets`, each promoting to every type of `types`.
+    fn promotions(&mut self, sets: &PawnSets, types: &[PieceType]);
+    /// Moves of one pawn from `from`: plain to `tos`, promoting to every type of `types` to
+    /// `promo_tos`.
+    fn pawn_from(&mut self, from: Square, tos: Bitboard, promo_tos: Bitboard, types: &[PieceType]);
     /// One move.
     fn single(&mut self, m: Move);
 }
@@ -98,17 +170,23 @@ impl Sink for ListSink<'_> {
     }
 
     #[inline(always)]
-    fn pawn_moves(&mut self, tos: Bitboard, delta: i8) {
-        for to in tos {
-            let from = Square::new((to.raw() as i8 - delta) as u8);
-            self.0.push(Move::normal(from, to));
-        }
+    fn pawn_moves(&mut self, sets: &PawnSets) {
+        sets.for_each(|from, to| self.0.push(Move::normal(from, to)));
     }
 
     #[inline(always)]
-    fn promotions(&mut self, tos: Bitboard, delta: i8, types: &[PieceType]) {
-        for to in tos {
-            let from = Square::new((to.raw() as i8 - delta) as u8);
+    fn promotions(&mut self, sets: &PawnSets, types: &[PieceType]) {
+        sets.for_each(|from, to| {
+            for &t in types {
+                self.0.push(Move::promotion(from, to, t));
+            }
+        });
+    }
+
+    #[inline(always)]
+    fn pawn_from(&mut self, from: Square, tos: Bitboard, promo_tos: Bitboard, types: &[PieceType]) {
+        self.moves_from(from, tos);
+        for to in promo_tos {
             for &t in types {
                 self.0.push(Move::promotion(from, to, t));
             }
@@ -131,13 +209,24 @@ impl Sink for CountSink {
     }
 
     #[inline(always)]
-    fn pawn_moves(&mut self, tos: Bitboard, _delta: i8) {
-        self.0 += tos.count() as usize;
+    fn pawn_moves(&mut self, sets: &PawnSets) {
+        self.0 += sets.count();
     }
 
     #[inline(always)]
-    fn promotions(&mut self, tos: Bitboard, _delta: i8, types: &[PieceType]) {
-        self.0 += tos.count() as usize * types.len();
+    fn promotions(&mut self, sets: &PawnSets, types: &[PieceType]) {
+        self.0 += sets.count() * types.len();
+    }
+
+    #[inline(always)]
+    fn pawn_from(
+        &mut self,
+        _from: Square,
+        tos: Bitboard,
+        promo_tos: Bitboard,
+        types: &[PieceType],
+    ) {
+        self.0 += tos.count() as usize + promo_tos.count() as usize * types.len();
     }
 
     #[inline(always)]
@@ -175,19 +264,20 @@ fn generate<S: Sink>(pos: &Position, sink: &mut S) -> bool {
     if our_king.is_empty() || our_king.more_than_one() {
         return false;
     }
-    let t = &*TABLES;
+    let b = Board::new(pos);
+    let (t, s) = (b.t, b.s);
     let ksq = our_king.lsb();
     let occ = pos.occupied();
     let ours = pos.pieces(us);
     let theirs = pos.pieces(them);
-    let checkers = attackers(pos, ksq, them, occ);
+    let checkers = b.attackers(ksq, them, occ);
 
     // King steps: a destination must be safe with the king lifted off its square, so a slider
     // checking along the line cannot be escaped along that same line.
     let lifted = occ ^ ksq.bb();
     let mut safe = Bitboard::EMPTY;
     for to in t.king[ksq.index()] & !ours {
-        if !attacked_with(pos, to, them, lifted) {
+        if !b.attacked(to, them, lifted) {
             safe |= to.bb();
         }
     }
@@ -198,23 +288,24 @@ fn generate<S: Sink>(pos: &Position, sink: &mut S) -> bool {
 
     // Other men must capture the checker or block its line when in check.
     let target = if checkers.any() {
-        checkers | between(ksq, checkers.lsb())
+        checkers | t.between[ksq.index()][checkers.lsb().index()]
     } else {
         !ours
     };
 
     // Pins: our single man between the king and an enemy slider on a line it slides along.
     let queens = pos.kind(PieceType::QUEEN);
-    let snipers = ((rook_attacks(ksq, theirs) & (pos.kind(PieceType::ROOK) | queens))
-        | (bishop_attacks(ksq, theirs) & (pos.kind(PieceType::BISHOP) | queens)))
+    let snipers = ((s.rook(ksq, theirs) & (pos.kind(PieceType::ROOK) | queens))
+        | (s.bishop(ksq, theirs) & (pos.kind(PieceType::BISHOP) | queens)))
         & theirs;
     let mut pinned = Bitboard::EMPTY;
-    for s in snipers {
-        let b = between(ksq, s) & occ;
-        if b.any() && !b.more_than_one() {
-            pinned |= b & ours;
+    for sniper in snipers {
+        let between = t.between[ksq.index()][sniper.index()] & occ;
+        if !between.more_than_one() {
+            pinned |= between & ours;
         }
     }
+    let pin_line = |from: Square| t.line[ksq.index()][from.index()];
 
     // Knights: a pinned knight never stays on its line.
     for from in pos.kind(PieceType::KNIGHT) & ours & !pinned {
@@ -222,27 +313,27 @@ fn generate<S: Sink>(pos: &Position, sink: &mut S) -> bool {
     }
     // Sliders (queens in both groups; the two target sets are disjoint).
     for from in (pos.kind(PieceType::BISHOP) | queens) & ours {
-        let mut to = bishop_attacks(from, occ) & target;
+        let mut to = s.bishop(from, occ) & target;
         if pinned.has(from) {
-            to &= line(ksq, from);
+            to &= pin_line(from);
         }
         sink.moves_from(from, to);
     }
     for from in (pos.kind(PieceType::ROOK) | queens) & ours {
-        let mut to = rook_attacks(from, occ) & target;
+        let mut to = s.rook(from, occ) & target;
         if pinned.has(from) {
-            to &= line(ksq, from);
+            to &= pin_line(from);
         }
         sink.moves_from(from, to);
     }
 
-    pawn_moves(pos, sink, us, ksq, target, pinned);
+    pawn_moves(&b, sink, us, ksq, target, pinned);
     if let Some(ep) = pos.ep_square() {
-        en_passant(pos, sink, us, ksq, ep);
+        en_passant(&b, sink, us, ksq, ep);
     }
     let rights = pos.castling_rights() >> (2 * us.index()) & 3;
     if rights != 0 && checkers.is_empty() {
-        castling(pos, sink, us, rights);
+        castling(&b, sink, us, rights);
     }
     true
 }
@@ -250,18 +341,18 @@ fn generate<S: Sink>(pos: &Position, sink: &mut S) -> bool {
 /// Pawn steps, double steps, captures and promotions (en passant aside).
 #[inline(always)]
 fn pawn_moves<S: Sink>(
-    pos: &Position,
+    b: &Board,
     sink: &mut S,
     us: Color,
     ksq: Square,
     target: Bitboard,
     pinned: Bitboard,
 ) {
+    let pos = b.pos;
     let pawns = pos.kind(PieceType::PAWN) & pos.pieces(us);
     if pawns.is_empty() {
         return;
     }
-    let promos = pos.rules().promotion_types.as_slice();
     let empty = !pos.occupied();
     let theirs = pos.pieces(us.flip());
     // (step, capture towards file a, capture towards file h, double-step rank, promotion rank)
@@ -277,54 +368,54 @@ fn pawn_moves<S: Sink>(
     let one = one & target;
     let west = shift(free & !Bitboard::FILE_A, up_west) & theirs & target;
     let east = shift(free & !Bitboard::FILE_H, up_east) & theirs & target;
-    sink.pawn_moves(one & !last, up);
-    sink.pawn_moves(two, 2 * up);
-    sink.pawn_moves(west & !last, up_west);
-    sink.pawn_moves(east & !last, up_east);
+    sink.pawn_moves(&PawnSets {
+        one: one & !last,
+        two,
+        west: west & !last,
+        east: east & !last,
+        up,
+        up_west,
+        up_east,
+    });
     if ((one | west | east) & last).any() {
-        sink.promotions(one & last, up, promos);
-        sink.promotions(west & last, up_west, promos);
-        sink.promotions(east & last, up_east, promos);
+        let promos = pos.rules().promotion_types.as_slice();
+        sink.promotions(
+            &PawnSets {
+                one: one & last,
+                two: Bitboard::EMPTY,
+                west: west & last,
+                east: east & last,
+                up,
+                up_west,
+                up_east,
+            },
+            promos,
+        );
     }
 
     // Pinned pawns, one by one, along their pin lines.
     for from in pawns & pinned {
-        let allowed = line(ksq, from) & target;
-        let fb = from.bb();
-        let one = shift(fb, up) & empty;
+        let allowed = b.t.line[ksq.index()][from.index()] & target;
+        let one = shift(from.bb(), up) & empty;
         let two = shift(one & third, up) & empty;
-        let caps = TABLES.pawn[us.index()][from.index()] & theirs;
+        let caps = b.t.pawn[us.index()][from.index()] & theirs;
         let tos = (one | two | caps) & allowed;
-        emit_from(sink, from, tos & !last, &[]);
-        emit_from(sink, from, tos & last, promos);
-    }
-}
-
-/// Moves of one pawn from `from` to each of `tos`: plain when `promos` is empty, else one per
-/// promotion type.
-#[inline(always)]
-fn emit_from<S: Sink>(sink: &mut S, from: Square, tos: Bitboard, promos: &[PieceType]) {
-    for to in tos {
-        let delta = to.raw() as i8 - from.raw() as i8;
-        if promos.is_empty() {
-            sink.pawn_moves(to.bb(), delta);
-        } else {
-            sink.promotions(to.bb(), delta, promos);
-        }
+        let promos = pos.rules().promotion_types.as_slice();
+        sink.pawn_from(from, tos & !last, tos & last, promos);
     }
 }
 
 /// En-passant captures onto `ep`, each checked exactly: the capture empties two squares and
 /// fills one, which can uncover the king along a rank (both pawns leave it) or a diagonal.
 #[inline(never)]
-fn en_passant<S: Sink>(pos: &Position, sink: &mut S, us: Color, ksq: Square, ep: Square) {
+fn en_passant<S: Sink>(b: &Board, sink: &mut S, us: Color, ksq: Square, ep: Square) {
+    let pos = b.pos;
     let them = us.flip();
     let victim = Square::new((ep.raw() as i8 - 8 * us.forward()) as u8);
-    let capturers =
-        TABLES.pawn[them.index()][ep.index()] & pos.kind(PieceType::PAWN) & pos.pieces(us);
+    let capturers = b.t.pawn[them.index()][ep.index()] & pos.kind(PieceType::PAWN) & pos.pieces(us);
     for from in capturers {
         let occ = (pos.occupied() ^ from.bb() ^ victim.bb()) | ep.bb();
-        if (attackers(pos, ksq, them, occ) & !victim.bb()).is_empty() {
+        if (b.attackers(ksq, them, occ) & !victim.bb()).is_empty() {
             sink.single(Move::en_passant(from, ep));
         }
     }
@@ -333,38 +424,33 @@ fn en_passant<S: Sink>(pos: &Position, sink: &mut S, us: Color, ksq: Square, ep:
 /// Castling moves (the king is known not to be in check), from the geometry fixed at set-up
 /// ([`Position::castle_path`]): the same conditions as the generic generator.
 #[inline(always)]
-fn castling<S: Sink>(pos: &Position, sink: &mut S, us: Color, rights: u8) {
-    let them = us.flip();
-    let occ = pos.occupied();
+fn castling<S: Sink>(b: &Board, sink: &mut S, us: Color, rights: u8) {
+    let occ = b.pos.occupied();
     for side in 0..2 {
         if rights >> side & 1 == 0 {
             continue;
         }
-        let Some(path) = pos.castle_path(2 * us.index() + side) else {
+        let Some(path) = b.pos.castle_path(2 * us.index() + side) else {
             continue;
         };
         if (path.clear & occ).any() {
             continue;
         }
-        castle_if_safe(pos, sink, them, path);
+        castle_if_safe(b, sink, us.flip(), path);
     }
 }
 
 /// The attack tests of a castling move whose path is clear.
 #[inline(never)]
-fn castle_if_safe<S: Sink>(pos: &Position, sink: &mut S, them: Color, path: &CastlePath) {
-    let occ = pos.occupied();
-    if path
-        .king_path
-        .iter()
-        .any(|s| attacked_with(pos, s, them, occ))
-    {
+fn castle_if_safe<S: Sink>(b: &Board, sink: &mut S, them: Color, path: &CastlePath) {
+    let occ = b.pos.occupied();
+    if path.king_path.iter().any(|s| b.attacked(s, them, occ)) {
         return;
     }
     let m = path.mv;
     let (king, kto) = (m.from(), m.to());
     let after = (occ ^ king.bb() ^ m.rook_from().bb()) | kto.bb() | m.rook_to().bb();
-    if !attacked_with(pos, kto, them, after) {
+    if !b.attacked(kto, them, after) {
         sink.single(m);
     }
 }
