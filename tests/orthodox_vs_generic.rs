@@ -1,4 +1,5 @@
-//! The orthodox fast path against the generic generator, which stays the reference: the same
+//! The orthodox fast path against the generic generator (and that against playing and testing
+//! every pseudo-legal move), which stays the reference: the same
 //! legal move set, the same count and the same attacked squares at every node of random games
 //! and of small full trees, from the standard perft positions and some Chess960 (X-FEN)
 //! positions whose rooks and kings stand on unusual squares.
@@ -57,6 +58,9 @@ fn compare(pos: &mut Position) -> MoveList {
     orthodox::legal_moves(pos, &mut fast);
     let mut reference = MoveList::new();
     generic::legal_moves(pos, &mut reference);
+    let mut tested = MoveList::new();
+    generic::legal_moves_by_testing(pos, &mut tested);
+    assert_eq!(reference.as_slice(), tested.as_slice(), "{}", pos.fen());
     let (f, r) = (sorted(&fast), sorted(&reference));
     if f != r {
         let name = |v: &[u32]| -> Vec<String> {

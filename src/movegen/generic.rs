@@ -1,11 +1,18 @@
 //! The table-driven generator for every variant: pseudo-legal moves from the compiled Betza
 //! tables, the variant's regions and pawn rules, the rule module's special moves, then
 //! legality by make / test / unmake, and finally the merging of moves with the same effect.
+//!
+//! Most moves need no make / test / unmake: when the side to move is not in check and no enemy
+//! man attacks by hopping or along irregular rays, a normal move can only expose its king by
+//! vacating the one square that stood between the king and an enemy slider of that line's kind
+//! (or between the two kings, with the flying general). [`must_test`] computes those squares
+//! once per node; moves from them, king moves and moves of other kinds are still played and
+//! tested. [`legal_moves_by_testing`] keeps the plain test of every move as the reference.
 
-use crate::geometry::attacks::between;
-use crate::geometry::{Color, Square};
+use crate::geometry::attacks::{between, bishop_attacks, rook_attacks};
+use crate::geometry::{Bitboard, Color, Square};
 use crate::moves::{Move, MoveKind, MoveList};
-use crate::piece::PieceType;
+use crate::piece::{PieceType, MAX_PIECE_TYPES};
 use crate::position::Position;
 use crate::variant::SpecialMoves;
 
@@ -44,50 +51,140 @@ fn push_pawn_move(pos: &Position, list: &mut MoveList, from: Square, to: Square)
     }
 }
 
+/// Number of moves [`push_pawn_move`] makes for a pawn going to each square of `tos`.
+#[inline]
+fn count_pawn_moves(pos: &Position, tos: Bitboard) -> usize {
+    let rules = pos.rules();
+    let us = pos.side_to_move();
+    let promo = tos & rules.promotion_region[us.index()];
+    let mut n = (tos & !promo).count() as usize;
+    if promo.any() {
+        for &t in &rules.promotion_types {
+            n += (promo & rules.region(us, t)).count() as usize;
+        }
+        if !rules.mandatory_promotion {
+            n += promo.count() as usize;
+        }
+    }
+    n
+}
+
+/// Where pseudo-legal generation puts its moves.
+trait PseudoSink {
+    /// Normal moves of the (non-pawn) man on `from` to each of `tos`.
+    fn targets(&mut self, pos: &Position, from: Square, tos: Bitboard);
+    /// Moves of the pawn on `from` to each of `tos`, with the variant's promotion rules.
+    fn pawn_targets(&mut self, pos: &Position, from: Square, tos: Bitboard);
+    /// A move of another kind (en passant, castling).
+    fn other(&mut self, m: Move);
+}
+
+impl PseudoSink for MoveList {
+    #[inline]
+    fn targets(&mut self, _pos: &Position, from: Square, tos: Bitboard) {
+        for to in tos {
+            self.push(Move::normal(from, to));
+        }
+    }
+
+    #[inline]
+    fn pawn_targets(&mut self, pos: &Position, from: Square, tos: Bitboard) {
+        for to in tos {
+            push_pawn_move(pos, self, from, to);
+        }
+    }
+
+    #[inline]
+    fn other(&mut self, m: Move) {
+        self.push(m);
+    }
+}
+
+/// Counts the moves that need no test and keeps the others for make / test / unmake.
+struct Counter {
+    /// Moves known legal so far.
+    legal: usize,
+    /// Normal moves from these squares are kept for testing.
+    test_from: Bitboard,
+    /// The moves to test.
+    to_test: MoveList,
+}
+
+impl PseudoSink for Counter {
+    #[inline]
+    fn targets(&mut self, pos: &Position, from: Square, tos: Bitboard) {
+        if self.test_from.has(from) {
+            self.to_test.targets(pos, from, tos);
+        } else {
+            self.legal += tos.count() as usize;
+        }
+    }
+
+    #[inline]
+    fn pawn_targets(&mut self, pos: &Position, from: Square, tos: Bitboard) {
+        if self.test_from.has(from) {
+            self.to_test.pawn_targets(pos, from, tos);
+        } else {
+            self.legal += count_pawn_moves(pos, tos);
+        }
+    }
+
+    #[inline]
+    fn other(&mut self, m: Move) {
+        self.to_test.push(m);
+    }
+}
+
 /// Pseudo-legal moves of the data-described kinds (pieces, pawns, castling).
 pub fn pseudo_moves(pos: &Position, list: &mut MoveList) {
+    generate_pseudo(pos, list);
+}
+
+#[inline]
+fn generate_pseudo<S: PseudoSink>(pos: &Position, sink: &mut S) {
     let rules = pos.rules();
     let us = pos.side_to_move();
     let them = us.flip();
     let occ = pos.occupied();
+    let ours = pos.pieces(us);
     let enemy = pos.pieces(them);
     let board = rules.board;
-    for t in rules.piece_types() {
-        let men = pos.pieces_of(us, t);
+    for t in (0..MAX_PIECE_TYPES as u8).map(PieceType) {
+        let men = pos.kind(t) & ours;
         if men.is_empty() {
             continue;
         }
         let def = rules.piece(t).expect("type in use");
         let region = rules.region(us, t);
         for from in men {
-            let quiet = def.moves.quiet_targets(us, from, occ, board) & region;
-            let caps = def.moves.capture_targets(us, from, occ, board) & enemy & region;
+            let (quiet, caps) = def.moves.targets(us, from, occ, board);
+            let tos = (quiet | (caps & enemy)) & region;
             if t == PieceType::PAWN {
-                for to in quiet | caps {
-                    push_pawn_move(pos, list, from, to);
-                }
+                sink.pawn_targets(pos, from, tos);
                 if rules.double_step && rules.double_step_region[us.index()].has(from) {
                     let f = us.forward();
                     if let (Some(one), Some(two)) = (from.offset(0, f), from.offset(0, 2 * f)) {
                         if !occ.has(one) && !occ.has(two) && board.has(two) && region.has(two) {
-                            push_pawn_move(pos, list, from, two);
+                            sink.pawn_targets(pos, from, two.bb());
                         }
                     }
                 }
                 if let Some(ep) = pos.ep_square() {
-                    if (def.moves.capture_targets(us, from, occ, board) & region).has(ep) {
-                        list.push(Move::en_passant(from, ep));
+                    if (caps & region).has(ep) {
+                        sink.other(Move::en_passant(from, ep));
                     }
                 }
             } else {
-                for to in quiet | caps {
-                    list.push(Move::normal(from, to));
-                }
+                sink.targets(pos, from, tos);
             }
         }
     }
-    if rules.castling {
-        castling_moves(pos, list);
+    if rules.castling && pos.castling_rights() >> (2 * us.index()) & 3 != 0 {
+        let mut castles = MoveList::new();
+        castling_moves(pos, &mut castles);
+        for &m in castles.iter() {
+            sink.other(m);
+        }
     }
 }
 
@@ -171,8 +268,108 @@ fn leaves_king_exposed(pos: &Position) -> bool {
     }
 }
 
+/// The squares whose men's normal moves must be played and tested (every square when all
+/// moves must be): see the module documentation. Moves of other kinds are always tested.
+pub fn must_test(pos: &Position) -> Bitboard {
+    let rules = pos.rules();
+    let us = pos.side_to_move();
+    let them = us.flip();
+    let occ = pos.occupied();
+    let ours = pos.pieces(us);
+    let mut test = Bitboard::EMPTY;
+    if rules.flying_general {
+        let (Some(a), Some(b)) = (pos.king_square(Color::White), pos.king_square(Color::Black))
+        else {
+            return Bitboard::FULL;
+        };
+        if a.file() == b.file() {
+            let screen = between(a, b) & occ;
+            if screen.is_empty() {
+                return Bitboard::FULL;
+            }
+            if !screen.more_than_one() {
+                test |= screen;
+            }
+        }
+        test |= pos.pieces_of(us, PieceType::KING);
+    }
+    if rules.checking {
+        let Some(k) = pos.king_square(us) else {
+            return Bitboard::FULL;
+        };
+        let theirs = pos.pieces(them);
+        let (orth, diag) = (rook_attacks(k, theirs), bishop_attacks(k, theirs));
+        let mut snipers = Bitboard::EMPTY;
+        for t in (0..MAX_PIECE_TYPES as u8).map(PieceType) {
+            let men = pos.kind(t) & theirs;
+            if men.is_empty() {
+                continue;
+            }
+            let moves = &rules.piece(t).expect("type in use").moves;
+            if moves.rays.iter().any(|r| r.captures) {
+                return Bitboard::FULL;
+            }
+            if moves.rook_capture.is_some() {
+                snipers |= orth & men;
+            }
+            if moves.bishop_capture.is_some() {
+                snipers |= diag & men;
+            }
+            if moves.attacks_from_any(them, men, k, occ, rules.board) {
+                return Bitboard::FULL;
+            }
+        }
+        for s in snipers {
+            let screen = between(k, s) & occ;
+            if !screen.more_than_one() {
+                test |= screen & ours;
+            }
+        }
+        test |= k.bb();
+        if rules.promotion_types.contains(&PieceType::KING) {
+            test |= pos.pieces_of(us, PieceType::PAWN);
+        }
+    }
+    test
+}
+
+/// Whether a pseudo-legal move needs make / test / unmake, given [`must_test`].
+#[inline(always)]
+fn needs_test(m: Move, test_from: Bitboard) -> bool {
+    m.kind() != MoveKind::Normal || test_from.has(m.from())
+}
+
+/// Plays `m` and tells whether it leaves the mover's king exposed.
+#[inline]
+fn exposes(pos: &mut Position, m: Move) -> bool {
+    pos.make(m);
+    let bad = leaves_king_exposed(pos);
+    pos.unmake();
+    bad
+}
+
 /// Legal moves, generically.
 pub fn legal_moves(pos: &mut Position, list: &mut MoveList) {
+    let mut pseudo = MoveList::new();
+    generate_pseudo(pos, &mut pseudo);
+    let special = pos.rules().special;
+    if special != SpecialMoves::None {
+        crate::rules::generate_special(special, pos, &mut pseudo);
+    }
+    let test_from = must_test(pos);
+    for &m in pseudo.iter() {
+        if !needs_test(m, test_from) || !exposes(pos, m) {
+            list.push(m);
+        }
+    }
+    if special != SpecialMoves::None {
+        merge_same_effect(pos, list);
+    }
+}
+
+/// Legal moves by playing and testing every pseudo-legal move: the reference for
+/// [`legal_moves`] (same moves, same order).
+pub fn legal_moves_by_testing(pos: &mut Position, list: &mut MoveList) {
     let mut pseudo = MoveList::new();
     pseudo_moves(pos, &mut pseudo);
     let special = pos.rules().special;
@@ -180,16 +377,36 @@ pub fn legal_moves(pos: &mut Position, list: &mut MoveList) {
         crate::rules::generate_special(special, pos, &mut pseudo);
     }
     for &m in pseudo.iter() {
-        pos.make(m);
-        let bad = leaves_king_exposed(pos);
-        pos.unmake();
-        if !bad {
+        if !exposes(pos, m) {
             list.push(m);
         }
     }
     if special != SpecialMoves::None {
         merge_same_effect(pos, list);
     }
+}
+
+/// Number of legal moves (`legal_moves(pos).len()`), counting without listing where no rule
+/// module can add moves.
+pub fn count_legal(pos: &mut Position) -> usize {
+    if pos.rules().special != SpecialMoves::None {
+        let mut list = MoveList::new();
+        legal_moves(pos, &mut list);
+        return list.len();
+    }
+    let mut counter = Counter {
+        legal: 0,
+        test_from: must_test(pos),
+        to_test: MoveList::new(),
+    };
+    generate_pseudo(pos, &mut counter);
+    let mut n = counter.legal;
+    for &m in counter.to_test.iter() {
+        if !exposes(pos, m) {
+            n += 1;
+        }
+    }
+    n
 }
 
 /// Keeps one move per resulting position: the canonical spelling (fewest legs, then ASCII).

@@ -55,8 +55,6 @@ pub fn count_legal(pos: &mut Position) -> usize {
     if pos.rules().orthodox {
         orthodox::count_legal(pos)
     } else {
-        let mut list = MoveList::new();
-        generic::legal_moves(pos, &mut list);
-        list.len()
+        generic::count_legal(pos)
     }
 }
