@@ -1,7 +1,8 @@
 //! The generic generator's shortcut (moves accepted without make / test / unmake) against
 //! testing every move: the same list and the same count at every node of random games, in every
 //! built-in variant and in test variants with hoppers, irregular riders, the flying general,
-//! king capture and promotion to the king type (where the shortcut must stand aside).
+//! king capture and promotion to the king type (where the shortcut must stand aside), pawns that
+//! may not capture, optional promotion and a small board.
 
 use chimera::movegen::generic;
 use chimera::moves::MoveList;
@@ -30,6 +31,18 @@ checking = false
 
 [kingpromotion:chess]
 promotionPieceTypes = qk
+
+[pawnjadoube:chess]
+noAdjacentCapture = p
+
+[optionalpromotion:chess]
+mandatoryPawnPromotion = false
+
+[small:chess]
+maxFile = 6
+maxRank = 6
+castling = false
+startFen = rnbqkr/pppppp/6/6/PPPPPP/RNBQKR w - - 0 1
 ";
 
 /// xorshift64*.

@@ -7,14 +7,16 @@
 //! vacating the one square that stood between the king and an enemy slider of that line's kind
 //! (or between the two kings, with the flying general). [`must_test`] computes those squares
 //! once per node; moves from them, king moves and moves of other kinds are still played and
-//! tested. [`legal_moves_by_testing`] keeps the plain test of every move as the reference.
+//! tested (a king step on the board as it would be after the step). Leaves are counted without
+//! listing, the pawns' moves by shifts. [`legal_moves_by_testing`] keeps the plain test of every
+//! move by make / test / unmake as the reference.
 
-use crate::geometry::attacks::{between, bishop_attacks, rook_attacks};
+use crate::geometry::attacks::{between, bishop_attacks, rook_attacks, TABLES};
 use crate::geometry::{Bitboard, Color, Square};
 use crate::moves::{Move, MoveKind, MoveList};
 use crate::piece::{PieceType, MAX_PIECE_TYPES};
 use crate::position::Position;
-use crate::variant::SpecialMoves;
+use crate::variant::{PieceDef, SpecialMoves};
 
 /// Whether `sq` is attacked by `by`, generically.
 pub fn is_attacked(pos: &Position, sq: Square, by: Color) -> bool {
@@ -77,6 +79,11 @@ trait PseudoSink {
     fn pawn_targets(&mut self, pos: &Position, from: Square, tos: Bitboard);
     /// A move of another kind (en passant, castling).
     fn other(&mut self, m: Move);
+    /// Takes care of all moves of the pawns in `pawns` it can handle at once; returns the
+    /// pawns left for one-by-one generation.
+    fn bulk_pawns(&mut self, _pos: &Position, _def: &PieceDef, pawns: Bitboard) -> Bitboard {
+        pawns
+    }
 }
 
 impl PseudoSink for MoveList {
@@ -133,6 +140,57 @@ impl PseudoSink for Counter {
     fn other(&mut self, m: Move) {
         self.to_test.push(m);
     }
+
+    /// Counts the pawns' steps, double steps and captures with shifts (the pawn type always
+    /// moves `fmWfcF`); en-passant captures go to the tests. Pawns to test are left alone.
+    #[inline]
+    fn bulk_pawns(&mut self, pos: &Position, def: &PieceDef, pawns: Bitboard) -> Bitboard {
+        let free = pawns & !self.test_from;
+        if free.is_empty() {
+            return pawns;
+        }
+        let rules = pos.rules();
+        let us = pos.side_to_move();
+        let board = rules.board;
+        let region = rules.region(us, PieceType::PAWN);
+        let empty = !pos.occupied() & board;
+        let (up, up_west, up_east) = match us {
+            Color::White => (8, 7, 9),
+            Color::Black => (-8, -9, -7),
+        };
+        let one = shift(free, up) & empty;
+        let mut n = count_pawn_moves(pos, one & region);
+        if rules.double_step {
+            let starters = shift(free & rules.double_step_region[us.index()], up) & empty;
+            n += count_pawn_moves(pos, shift(starters, up) & empty & region);
+        }
+        if !def.moves.no_adjacent_capture {
+            let west = shift(free & !Bitboard::FILE_A, up_west) & board & region;
+            let east = shift(free & !Bitboard::FILE_H, up_east) & board & region;
+            let enemy = pos.pieces(us.flip());
+            n += count_pawn_moves(pos, west & enemy) + count_pawn_moves(pos, east & enemy);
+            if let Some(ep) = pos.ep_square() {
+                if ((west | east) & ep.bb()).any() {
+                    for from in TABLES.pawn[us.flip().index()][ep.index()] & free {
+                        self.to_test.push(Move::en_passant(from, ep));
+                    }
+                }
+            }
+        }
+        self.legal += n;
+        pawns & self.test_from
+    }
+}
+
+/// Shifts every square by `delta` indices (positive: towards the last rank); the caller masks
+/// files.
+#[inline(always)]
+fn shift(b: Bitboard, delta: i8) -> Bitboard {
+    if delta >= 0 {
+        Bitboard(b.0 << delta)
+    } else {
+        Bitboard(b.0 >> -delta)
+    }
 }
 
 /// Pseudo-legal moves of the data-described kinds (pieces, pawns, castling).
@@ -156,6 +214,11 @@ fn generate_pseudo<S: PseudoSink>(pos: &Position, sink: &mut S) {
         }
         let def = rules.piece(t).expect("type in use");
         let region = rules.region(us, t);
+        let men = if t == PieceType::PAWN {
+            sink.bulk_pawns(pos, def, men)
+        } else {
+            men
+        };
         for from in men {
             let (quiet, caps) = def.moves.targets(us, from, occ, board);
             let tos = (quiet | (caps & enemy)) & region;
@@ -179,13 +242,27 @@ fn generate_pseudo<S: PseudoSink>(pos: &Position, sink: &mut S) {
             }
         }
     }
-    if rules.castling && pos.castling_rights() >> (2 * us.index()) & 3 != 0 {
+    if rules.castling && may_castle(pos) {
         let mut castles = MoveList::new();
         castling_moves(pos, &mut castles);
         for &m in castles.iter() {
             sink.other(m);
         }
     }
+}
+
+/// Whether [`castling_moves`] can find anything: a right of the side to move whose destinations
+/// the variant allows ([`Position::castle_path`]) with an empty path.
+#[inline]
+fn may_castle(pos: &Position) -> bool {
+    let us = pos.side_to_move();
+    let rights = pos.castling_rights() >> (2 * us.index()) & 3;
+    (0..2).any(|side| {
+        rights >> side & 1 != 0
+            && pos
+                .castle_path(2 * us.index() + side)
+                .is_some_and(|p| (p.clear & pos.occupied()).is_empty())
+    })
 }
 
 fn castling_moves(pos: &Position, list: &mut MoveList) {
@@ -339,13 +416,57 @@ fn needs_test(m: Move, test_from: Bitboard) -> bool {
     m.kind() != MoveKind::Normal || test_from.has(m.from())
 }
 
-/// Plays `m` and tells whether it leaves the mover's king exposed.
+/// Whether `m` leaves the mover's king exposed: played and tested, except that a step of the
+/// side's only king is tested on the board as it would be after the move.
 #[inline]
 fn exposes(pos: &mut Position, m: Move) -> bool {
+    let us = pos.side_to_move();
+    let kings = pos.pieces_of(us, PieceType::KING);
+    if m.kind() == MoveKind::Normal && kings == m.from().bb() {
+        return king_step_exposes(pos, m.from(), m.to());
+    }
+    exposes_when_played(pos, m)
+}
+
+/// Plays `m` and tells whether it leaves the mover's king exposed.
+#[inline]
+fn exposes_when_played(pos: &mut Position, m: Move) -> bool {
     pos.make(m);
     let bad = leaves_king_exposed(pos);
     pos.unmake();
     bad
+}
+
+/// [`leaves_king_exposed`] after the only king of the side to move went from `from` to `to`
+/// (capturing what stood there), computed without playing the move.
+fn king_step_exposes(pos: &Position, from: Square, to: Square) -> bool {
+    let rules = pos.rules();
+    let them = pos.side_to_move().flip();
+    let occ = (pos.occupied() ^ from.bb()) | to.bb();
+    let enemy = pos.pieces(them) & !to.bb();
+    if rules.flying_general {
+        let other = pos.kind(PieceType::KING) & enemy;
+        if other.any() && !other.more_than_one() {
+            let k = other.lsb();
+            if k.file() == to.file() && (between(k, to) & occ).is_empty() {
+                return true;
+            }
+        }
+    }
+    if !rules.checking {
+        return false;
+    }
+    (0..MAX_PIECE_TYPES as u8).map(PieceType).any(|t| {
+        let men = pos.kind(t) & enemy;
+        men.any()
+            && rules.piece(t).expect("type in use").moves.attacks_from_any(
+                them,
+                men,
+                to,
+                occ,
+                rules.board,
+            )
+    })
 }
 
 /// Legal moves, generically.
@@ -377,7 +498,7 @@ pub fn legal_moves_by_testing(pos: &mut Position, list: &mut MoveList) {
         crate::rules::generate_special(special, pos, &mut pseudo);
     }
     for &m in pseudo.iter() {
-        if !exposes(pos, m) {
+        if !exposes_when_played(pos, m) {
             list.push(m);
         }
     }
