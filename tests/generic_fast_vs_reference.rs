@@ -86,6 +86,16 @@ fn shortcut_matches_testing_every_move() {
                     "[{name}] count in {}",
                     pos.fen()
                 );
+                for sq in (0..64).map(chimera::geometry::Square::new) {
+                    for by in chimera::geometry::Color::ALL {
+                        assert_eq!(
+                            generic::attacked_with(&pos, sq, by, pos.occupied()),
+                            generic::is_attacked(&pos, sq, by),
+                            "[{name}] {sq} by {by:?} in {}",
+                            pos.fen()
+                        );
+                    }
+                }
                 nodes += 1;
                 if reference.is_empty() {
                     break;

@@ -35,6 +35,56 @@ pub fn is_attacked(pos: &Position, sq: Square, by: Color) -> bool {
     false
 }
 
+/// Whether a man of `by` among `men` attacks `sq` when the occupancy is `occ`: the test of
+/// [`is_attacked`] for a board with those men and that occupancy, with each slider lookup done
+/// once for all piece types. For the shortcuts; `is_attacked` stays the plain definition.
+#[inline]
+fn attacked_by(pos: &Position, sq: Square, by: Color, men: Bitboard, occ: Bitboard) -> bool {
+    let rules = pos.rules();
+    let mut orth: Option<Bitboard> = None;
+    let mut diag: Option<Bitboard> = None;
+    for t in (0..MAX_PIECE_TYPES as u8).map(PieceType) {
+        let of_type = pos.kind(t) & men;
+        if of_type.is_empty() {
+            continue;
+        }
+        let m = &rules.piece(t).expect("type in use").moves;
+        if (m.leap_capture_from[by.index()][sq.index()] & of_type).any() {
+            return true;
+        }
+        if m.has_rays() {
+            if m.attacks_from_any(by, of_type, sq, occ, rules.board) {
+                return true;
+            }
+            continue;
+        }
+        let near = if m.no_adjacent_capture {
+            of_type & !TABLES.king[sq.index()]
+        } else {
+            of_type
+        };
+        if let Some(slide) = m.rook_capture {
+            let att = *orth.get_or_insert_with(|| rook_attacks(sq, occ));
+            if (slide.reach(att, sq) & near).any() {
+                return true;
+            }
+        }
+        if let Some(slide) = m.bishop_capture {
+            let att = *diag.get_or_insert_with(|| bishop_attacks(sq, occ));
+            if (slide.reach(att, sq) & near).any() {
+                return true;
+            }
+        }
+    }
+    false
+}
+
+/// [`is_attacked`] with occupancy `occ` instead of the board's, computed the fast way (for
+/// tests of the fast path).
+pub fn attacked_with(pos: &Position, sq: Square, by: Color, occ: Bitboard) -> bool {
+    attacked_by(pos, sq, by, pos.pieces(by), occ)
+}
+
 #[inline]
 fn push_pawn_move(pos: &Position, list: &mut MoveList, from: Square, to: Square) {
     let rules = pos.rules();
@@ -375,6 +425,9 @@ pub fn must_test(pos: &Position) -> Bitboard {
             return Bitboard::FULL;
         };
         let theirs = pos.pieces(them);
+        if attacked_by(pos, k, them, theirs, occ) {
+            return Bitboard::FULL;
+        }
         let (orth, diag) = (rook_attacks(k, theirs), bishop_attacks(k, theirs));
         let mut snipers = Bitboard::EMPTY;
         for t in (0..MAX_PIECE_TYPES as u8).map(PieceType) {
@@ -391,9 +444,6 @@ pub fn must_test(pos: &Position) -> Bitboard {
             }
             if moves.bishop_capture.is_some() {
                 snipers |= diag & men;
-            }
-            if moves.attacks_from_any(them, men, k, occ, rules.board) {
-                return Bitboard::FULL;
             }
         }
         for s in snipers {
@@ -453,20 +503,7 @@ fn king_step_exposes(pos: &Position, from: Square, to: Square) -> bool {
             }
         }
     }
-    if !rules.checking {
-        return false;
-    }
-    (0..MAX_PIECE_TYPES as u8).map(PieceType).any(|t| {
-        let men = pos.kind(t) & enemy;
-        men.any()
-            && rules.piece(t).expect("type in use").moves.attacks_from_any(
-                them,
-                men,
-                to,
-                occ,
-                rules.board,
-            )
-    })
+    rules.checking && attacked_by(pos, to, them, enemy, occ)
 }
 
 /// Legal moves, generically.

@@ -11,6 +11,14 @@ pub struct LineSlide {
     pub max: u8,
 }
 
+impl LineSlide {
+    /// The part of a slide's unlimited attacks `att` from `from` within its range.
+    #[inline(always)]
+    pub fn reach(self, att: Bitboard, from: Square) -> Bitboard {
+        limit(att, from, self.max)
+    }
+}
+
 /// A single direction walked square by square: partial rides, oblique rides and hops.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Ray {
@@ -213,7 +221,7 @@ impl CompiledPiece {
     }
 
     /// `(quiet_targets, capture_targets)` in one call, each slider lookup done once for both.
-    #[inline]
+    #[inline(always)]
     pub fn targets(
         &self,
         color: Color,
