@@ -424,26 +424,39 @@ pub fn must_test(pos: &Position) -> Bitboard {
         let Some(k) = pos.king_square(us) else {
             return Bitboard::FULL;
         };
+        // one pass over the enemy types: in check (as `attacked_by`), irregular riders, and the
+        // sliders that could pin
         let theirs = pos.pieces(them);
-        if attacked_by(pos, k, them, theirs, occ) {
-            return Bitboard::FULL;
-        }
-        let (orth, diag) = (rook_attacks(k, theirs), bishop_attacks(k, theirs));
+        let (orth, diag) = (rook_attacks(k, occ), bishop_attacks(k, occ));
+        let (orth_x, diag_x) = (rook_attacks(k, theirs), bishop_attacks(k, theirs));
         let mut snipers = Bitboard::EMPTY;
         for t in (0..MAX_PIECE_TYPES as u8).map(PieceType) {
             let men = pos.kind(t) & theirs;
             if men.is_empty() {
                 continue;
             }
-            let moves = &rules.piece(t).expect("type in use").moves;
-            if moves.rays.iter().any(|r| r.captures) {
+            let m = &rules.piece(t).expect("type in use").moves;
+            if m.rays.iter().any(|r| r.captures)
+                || (m.leap_capture_from[them.index()][k.index()] & men).any()
+            {
                 return Bitboard::FULL;
             }
-            if moves.rook_capture.is_some() {
-                snipers |= orth & men;
+            let near = if m.no_adjacent_capture {
+                men & !TABLES.king[k.index()]
+            } else {
+                men
+            };
+            if let Some(slide) = m.rook_capture {
+                if (slide.reach(orth, k) & near).any() {
+                    return Bitboard::FULL;
+                }
+                snipers |= orth_x & men;
             }
-            if moves.bishop_capture.is_some() {
-                snipers |= diag & men;
+            if let Some(slide) = m.bishop_capture {
+                if (slide.reach(diag, k) & near).any() {
+                    return Bitboard::FULL;
+                }
+                snipers |= diag_x & men;
             }
         }
         for s in snipers {
