@@ -38,12 +38,20 @@ pub fn is_attacked(pos: &Position, sq: Square, by: Color) -> bool {
 /// Whether a man of `by` among `men` attacks `sq` when the occupancy is `occ`: the test of
 /// [`is_attacked`] for a board with those men and that occupancy, with each slider lookup done
 /// once for all piece types. For the shortcuts; `is_attacked` stays the plain definition.
+/// `types` must hold the types of all of `men` (see [`types_among`]).
 #[inline]
-fn attacked_by(pos: &Position, sq: Square, by: Color, men: Bitboard, occ: Bitboard) -> bool {
+fn attacked_by(
+    pos: &Position,
+    sq: Square,
+    by: Color,
+    men: Bitboard,
+    types: u16,
+    occ: Bitboard,
+) -> bool {
     let rules = pos.rules();
     let mut orth: Option<Bitboard> = None;
     let mut diag: Option<Bitboard> = None;
-    for t in (0..MAX_PIECE_TYPES as u8).map(PieceType) {
+    for t in type_iter(types) {
         let of_type = pos.kind(t) & men;
         if of_type.is_empty() {
             continue;
@@ -82,7 +90,30 @@ fn attacked_by(pos: &Position, sq: Square, by: Color, men: Bitboard, occ: Bitboa
 /// [`is_attacked`] with occupancy `occ` instead of the board's, computed the fast way (for
 /// tests of the fast path).
 pub fn attacked_with(pos: &Position, sq: Square, by: Color, occ: Bitboard) -> bool {
-    attacked_by(pos, sq, by, pos.pieces(by), occ)
+    let men = pos.pieces(by);
+    attacked_by(pos, sq, by, men, types_among(pos, men), occ)
+}
+
+/// The piece types (bit `t` for type `t`) of the men in `men`.
+#[inline]
+fn types_among(pos: &Position, men: Bitboard) -> u16 {
+    (0..MAX_PIECE_TYPES).fold(0, |acc, t| {
+        acc | (((pos.kind(PieceType(t as u8)) & men).any() as u16) << t)
+    })
+}
+
+/// The types of a set from [`types_among`], in increasing order.
+#[inline]
+fn type_iter(mut types: u16) -> impl Iterator<Item = PieceType> {
+    std::iter::from_fn(move || {
+        if types == 0 {
+            None
+        } else {
+            let t = types.trailing_zeros() as u8;
+            types &= types - 1;
+            Some(PieceType(t))
+        }
+    })
 }
 
 #[inline]
@@ -395,9 +426,35 @@ fn leaves_king_exposed(pos: &Position) -> bool {
     }
 }
 
+/// What one node's legality shortcut needs.
+#[derive(Clone, Copy)]
+struct Shortcut {
+    /// Normal moves from these squares are played and tested (see [`must_test`]).
+    test_from: Bitboard,
+    /// The enemy's piece types ([`types_among`]).
+    enemy_types: u16,
+}
+
+impl Shortcut {
+    #[inline]
+    fn new(pos: &Position) -> Shortcut {
+        let enemy_types = types_among(pos, pos.pieces(pos.side_to_move().flip()));
+        Shortcut {
+            test_from: must_test_with(pos, enemy_types),
+            enemy_types,
+        }
+    }
+}
+
 /// The squares whose men's normal moves must be played and tested (every square when all
 /// moves must be): see the module documentation. Moves of other kinds are always tested.
 pub fn must_test(pos: &Position) -> Bitboard {
+    must_test_with(pos, types_among(pos, pos.pieces(pos.side_to_move().flip())))
+}
+
+/// [`must_test`] given the enemy's piece types ([`types_among`]).
+#[inline]
+fn must_test_with(pos: &Position, enemy_types: u16) -> Bitboard {
     let rules = pos.rules();
     let us = pos.side_to_move();
     let them = us.flip();
@@ -430,11 +487,8 @@ pub fn must_test(pos: &Position) -> Bitboard {
         let (orth, diag) = (rook_attacks(k, occ), bishop_attacks(k, occ));
         let (orth_x, diag_x) = (rook_attacks(k, theirs), bishop_attacks(k, theirs));
         let mut snipers = Bitboard::EMPTY;
-        for t in (0..MAX_PIECE_TYPES as u8).map(PieceType) {
+        for t in type_iter(enemy_types) {
             let men = pos.kind(t) & theirs;
-            if men.is_empty() {
-                continue;
-            }
             let m = &rules.piece(t).expect("type in use").moves;
             if m.rays.iter().any(|r| r.captures)
                 || (m.leap_capture_from[them.index()][k.index()] & men).any()
@@ -482,11 +536,11 @@ fn needs_test(m: Move, test_from: Bitboard) -> bool {
 /// Whether `m` leaves the mover's king exposed: played and tested, except that a step of the
 /// side's only king is tested on the board as it would be after the move.
 #[inline]
-fn exposes(pos: &mut Position, m: Move) -> bool {
+fn exposes(pos: &mut Position, m: Move, enemy_types: u16) -> bool {
     let us = pos.side_to_move();
     let kings = pos.pieces_of(us, PieceType::KING);
     if m.kind() == MoveKind::Normal && kings == m.from().bb() {
-        return king_step_exposes(pos, m.from(), m.to());
+        return king_step_exposes(pos, m.from(), m.to(), enemy_types);
     }
     exposes_when_played(pos, m)
 }
@@ -501,8 +555,9 @@ fn exposes_when_played(pos: &mut Position, m: Move) -> bool {
 }
 
 /// [`leaves_king_exposed`] after the only king of the side to move went from `from` to `to`
-/// (capturing what stood there), computed without playing the move.
-fn king_step_exposes(pos: &Position, from: Square, to: Square) -> bool {
+/// (capturing what stood there), computed without playing the move. `enemy_types` holds the
+/// enemy's piece types.
+fn king_step_exposes(pos: &Position, from: Square, to: Square, enemy_types: u16) -> bool {
     let rules = pos.rules();
     let them = pos.side_to_move().flip();
     let occ = (pos.occupied() ^ from.bb()) | to.bb();
@@ -516,7 +571,7 @@ fn king_step_exposes(pos: &Position, from: Square, to: Square) -> bool {
             }
         }
     }
-    rules.checking && attacked_by(pos, to, them, enemy, occ)
+    rules.checking && attacked_by(pos, to, them, enemy, enemy_types, occ)
 }
 
 /// Legal moves, generically.
@@ -527,9 +582,9 @@ pub fn legal_moves(pos: &mut Position, list: &mut MoveList) {
     if special != SpecialMoves::None {
         crate::rules::generate_special(special, pos, &mut pseudo);
     }
-    let test_from = must_test(pos);
+    let shortcut = Shortcut::new(pos);
     for &m in pseudo.iter() {
-        if !needs_test(m, test_from) || !exposes(pos, m) {
+        if !needs_test(m, shortcut.test_from) || !exposes(pos, m, shortcut.enemy_types) {
             list.push(m);
         }
     }
@@ -565,15 +620,16 @@ pub fn count_legal(pos: &mut Position) -> usize {
         legal_moves(pos, &mut list);
         return list.len();
     }
+    let shortcut = Shortcut::new(pos);
     let mut counter = Counter {
         legal: 0,
-        test_from: must_test(pos),
+        test_from: shortcut.test_from,
         to_test: MoveList::new(),
     };
     generate_pseudo(pos, &mut counter);
     let mut n = counter.legal;
     for &m in counter.to_test.iter() {
-        if !exposes(pos, m) {
+        if !exposes(pos, m, shortcut.enemy_types) {
             n += 1;
         }
     }
