@@ -196,12 +196,23 @@ struct Counter {
     test_from: Bitboard,
     /// The moves to test.
     to_test: MoveList,
+    /// The side's only king, whose steps are tested at once on the board as it would be after
+    /// the step (`None`: no single king, its steps are kept for testing too).
+    king: Option<Square>,
+    /// The enemy's piece types ([`types_among`]).
+    enemy_types: u16,
 }
 
 impl PseudoSink for Counter {
     #[inline]
     fn targets(&mut self, pos: &Position, from: Square, tos: Bitboard) {
-        if self.test_from.has(from) {
+        if self.king == Some(from) {
+            for to in tos {
+                if !king_step_exposes(pos, from, to, self.enemy_types) {
+                    self.legal += 1;
+                }
+            }
+        } else if self.test_from.has(from) {
             self.to_test.targets(pos, from, tos);
         } else {
             self.legal += tos.count() as usize;
@@ -621,10 +632,13 @@ pub fn count_legal(pos: &mut Position) -> usize {
         return list.len();
     }
     let shortcut = Shortcut::new(pos);
+    let kings = pos.pieces_of(pos.side_to_move(), PieceType::KING);
     let mut counter = Counter {
         legal: 0,
         test_from: shortcut.test_from,
         to_test: MoveList::new(),
+        king: (kings.any() && !kings.more_than_one()).then(|| kings.lsb()),
+        enemy_types: shortcut.enemy_types,
     };
     generate_pseudo(pos, &mut counter);
     let mut n = counter.legal;
