@@ -1,7 +1,8 @@
 //! Attack tables for sliders (magic bitboards), leapers and range masks on the 8x8 frame.
 //!
-//! Magics are searched once at start-up with a fixed-seed generator (a few milliseconds), so
-//! the tables are reproducible and no generated numbers are kept in the source.
+//! Magics are searched once at start-up with a fixed-seed generator (about 0.2 s of CPU time on
+//! the 2-core benchmark machine of docs/performance.md), so the tables are reproducible and no
+//! generated numbers are kept in the source.
 
 use super::{Bitboard, Square};
 use once_cell::sync::Lazy;
