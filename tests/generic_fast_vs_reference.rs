@@ -1,6 +1,7 @@
 //! The generic generator's shortcut (moves accepted without make / test / unmake) against
 //! testing every move: the same list and the same count at every node of random games, in every
-//! built-in variant and in test variants with hoppers, irregular riders, the flying general,
+//! built-in variant and in test variants with hoppers, irregular riders, distant leapers
+//! (whose checks cannot be blocked), the flying general,
 //! king capture and promotion to the king type (where the shortcut must stand aside), pawns that
 //! may not capture, optional promotion and a small board.
 
@@ -22,6 +23,10 @@ startFen = rnbqkbnr/pppppppp/2c2c2/8/8/2C2C2/PPPPPPPP/RNBQKBNR w KQkq - 0 1
 customPiece1 = x:NN
 knight = -
 startFen = rxbqkbxr/pppppppp/8/8/8/8/PPPPPPPP/RXBQKBXR w KQkq - 0 1
+
+[jumpers:chess]
+customPiece1 = d:DA
+startFen = rndqkdnr/pppppppp/8/8/8/8/PPPPPPPP/RNDQKDNR w KQkq - 0 1
 
 [flying:chess]
 flyingGeneral = true

@@ -2,14 +2,16 @@
 //! tables, the variant's regions and pawn rules, the rule module's special moves, then
 //! legality by make / test / unmake, and finally the merging of moves with the same effect.
 //!
-//! Most moves need no make / test / unmake: when the side to move is not in check and no enemy
-//! man attacks by hopping or along irregular rays, a normal move can only expose its king by
-//! vacating the one square that stood between the king and an enemy slider of that line's kind
-//! (or between the two kings, with the flying general). [`must_test`] computes those squares
-//! once per node; moves from them, king moves and moves of other kinds are still played and
-//! tested (a king step on the board as it would be after the step). Leaves are counted without
-//! listing, the pawns' moves by shifts. [`legal_moves_by_testing`] keeps the plain test of every
-//! move by make / test / unmake as the reference.
+//! Most moves need no make / test / unmake. When no enemy man attacks by hopping or along
+//! irregular rays (only by leaps and by orthogonal or diagonal slides), a normal move of a man
+//! other than the king can only expose its king by vacating the one square that stood between
+//! the king and an enemy slider of that line's kind (or between the two kings, with the flying
+//! general), or by leaving a check unanswered: with one checker it must capture it, or block
+//! it if it slides; with two, every move is tested. Those squares and the answering squares are
+//! computed once per node (`Shortcut`); moves from those squares, king moves and moves of other
+//! kinds are still played and tested (a king step on the board as it would be after the step).
+//! Leaves are counted without listing, the pawns' moves by shifts. [`legal_moves_by_testing`]
+//! keeps the plain test of every move by make / test / unmake as the reference.
 
 use crate::geometry::attacks::{between, bishop_attacks, rook_attacks, TABLES};
 use crate::geometry::{Bitboard, Color, Square};
@@ -194,6 +196,8 @@ struct Counter {
     legal: usize,
     /// Normal moves from these squares are kept for testing.
     test_from: Bitboard,
+    /// The others are legal when they land here.
+    target: Bitboard,
     /// The moves to test.
     to_test: MoveList,
     /// The side's only king, whose steps are tested at once on the board as it would be after
@@ -215,7 +219,7 @@ impl PseudoSink for Counter {
         } else if self.test_from.has(from) {
             self.to_test.targets(pos, from, tos);
         } else {
-            self.legal += tos.count() as usize;
+            self.legal += (tos & self.target).count() as usize;
         }
     }
 
@@ -224,7 +228,7 @@ impl PseudoSink for Counter {
         if self.test_from.has(from) {
             self.to_test.pawn_targets(pos, from, tos);
         } else {
-            self.legal += count_pawn_moves(pos, tos);
+            self.legal += count_pawn_moves(pos, tos & self.target);
         }
     }
 
@@ -245,21 +249,23 @@ impl PseudoSink for Counter {
         let us = pos.side_to_move();
         let board = rules.board;
         let region = rules.region(us, PieceType::PAWN);
+        // where counted moves may land (en passant, tested, only needs the region)
+        let dest = region & self.target;
         let empty = !pos.occupied() & board;
         let (up, up_west, up_east) = match us {
             Color::White => (8, 7, 9),
             Color::Black => (-8, -9, -7),
         };
         let one = shift(free, up) & empty;
-        let mut n = count_pawn_moves(pos, one & region);
+        let mut n = count_pawn_moves(pos, one & dest);
         if rules.double_step {
             let starters = shift(free & rules.double_step_region[us.index()], up) & empty;
-            n += count_pawn_moves(pos, shift(starters, up) & empty & region);
+            n += count_pawn_moves(pos, shift(starters, up) & empty & dest);
         }
         if !def.moves.no_adjacent_capture {
             let west = shift(free & !Bitboard::FILE_A, up_west) & board & region;
             let east = shift(free & !Bitboard::FILE_H, up_east) & board & region;
-            let enemy = pos.pieces(us.flip());
+            let enemy = pos.pieces(us.flip()) & self.target;
             n += count_pawn_moves(pos, west & enemy) + count_pawn_moves(pos, east & enemy);
             if let Some(ep) = pos.ep_square() {
                 if ((west | east) & ep.bb()).any() {
@@ -437,50 +443,53 @@ fn leaves_king_exposed(pos: &Position) -> bool {
     }
 }
 
-/// What one node's legality shortcut needs.
+/// What one node's legality shortcut needs: a normal move from outside `test_from` is legal
+/// exactly when it lands in `target`; the other moves are played and tested.
 #[derive(Clone, Copy)]
 struct Shortcut {
-    /// Normal moves from these squares are played and tested (see [`must_test`]).
+    /// Normal moves from these squares are played and tested.
     test_from: Bitboard,
+    /// Where the other normal moves must land: everywhere, or, in check, on the checker or
+    /// between it and the king.
+    target: Bitboard,
     /// The enemy's piece types ([`types_among`]).
     enemy_types: u16,
 }
 
 impl Shortcut {
+    /// The shortcut for the side to move: see the module documentation.
     #[inline]
     fn new(pos: &Position) -> Shortcut {
         let enemy_types = types_among(pos, pos.pieces(pos.side_to_move().flip()));
+        let (test_from, target) = shortcut_masks(pos, enemy_types);
         Shortcut {
-            test_from: must_test_with(pos, enemy_types),
+            test_from,
+            target,
             enemy_types,
         }
     }
 }
 
-/// The squares whose men's normal moves must be played and tested (every square when all
-/// moves must be): see the module documentation. Moves of other kinds are always tested.
-pub fn must_test(pos: &Position) -> Bitboard {
-    must_test_with(pos, types_among(pos, pos.pieces(pos.side_to_move().flip())))
-}
-
-/// [`must_test`] given the enemy's piece types ([`types_among`]).
+/// `(test_from, target)` of [`Shortcut`], given the enemy's piece types.
 #[inline]
-fn must_test_with(pos: &Position, enemy_types: u16) -> Bitboard {
+fn shortcut_masks(pos: &Position, enemy_types: u16) -> (Bitboard, Bitboard) {
+    const TEST_ALL: (Bitboard, Bitboard) = (Bitboard::FULL, Bitboard::FULL);
     let rules = pos.rules();
     let us = pos.side_to_move();
     let them = us.flip();
     let occ = pos.occupied();
     let ours = pos.pieces(us);
     let mut test = Bitboard::EMPTY;
+    let mut target = Bitboard::FULL;
     if rules.flying_general {
         let (Some(a), Some(b)) = (pos.king_square(Color::White), pos.king_square(Color::Black))
         else {
-            return Bitboard::FULL;
+            return TEST_ALL;
         };
         if a.file() == b.file() {
             let screen = between(a, b) & occ;
             if screen.is_empty() {
-                return Bitboard::FULL;
+                return TEST_ALL;
             }
             if !screen.more_than_one() {
                 test |= screen;
@@ -490,39 +499,51 @@ fn must_test_with(pos: &Position, enemy_types: u16) -> Bitboard {
     }
     if rules.checking {
         let Some(k) = pos.king_square(us) else {
-            return Bitboard::FULL;
+            return TEST_ALL;
         };
-        // one pass over the enemy types: in check (as `attacked_by`), irregular riders, and the
-        // sliders that could pin
+        // one pass over the enemy types: the checkers (as `attacked_by` finds attackers), the
+        // irregular riders, and the sliders that could pin
         let theirs = pos.pieces(them);
         let (orth, diag) = (rook_attacks(k, occ), bishop_attacks(k, occ));
         let (orth_x, diag_x) = (rook_attacks(k, theirs), bishop_attacks(k, theirs));
         let mut snipers = Bitboard::EMPTY;
+        let mut checkers = Bitboard::EMPTY;
+        let mut leaping_checkers = Bitboard::EMPTY;
         for t in type_iter(enemy_types) {
             let men = pos.kind(t) & theirs;
             let m = &rules.piece(t).expect("type in use").moves;
-            if m.rays.iter().any(|r| r.captures)
-                || (m.leap_capture_from[them.index()][k.index()] & men).any()
-            {
-                return Bitboard::FULL;
+            if m.rays.iter().any(|r| r.captures) {
+                return TEST_ALL;
             }
+            let leapers = m.leap_capture_from[them.index()][k.index()] & men;
+            checkers |= leapers;
+            leaping_checkers |= leapers;
             let near = if m.no_adjacent_capture {
                 men & !TABLES.king[k.index()]
             } else {
                 men
             };
             if let Some(slide) = m.rook_capture {
-                if (slide.reach(orth, k) & near).any() {
-                    return Bitboard::FULL;
-                }
+                checkers |= slide.reach(orth, k) & near;
                 snipers |= orth_x & men;
             }
             if let Some(slide) = m.bishop_capture {
-                if (slide.reach(diag, k) & near).any() {
-                    return Bitboard::FULL;
-                }
+                checkers |= slide.reach(diag, k) & near;
                 snipers |= diag_x & men;
             }
+        }
+        if checkers.more_than_one() {
+            return TEST_ALL;
+        }
+        if checkers.any() {
+            // a leaping check is answered only by capturing the checker, a sliding one also by
+            // blocking its line
+            let c = checkers.lsb();
+            target = if leaping_checkers.has(c) {
+                c.bb()
+            } else {
+                c.bb() | between(k, c)
+            };
         }
         for s in snipers {
             let screen = between(k, s) & occ;
@@ -535,10 +556,10 @@ fn must_test_with(pos: &Position, enemy_types: u16) -> Bitboard {
             test |= pos.pieces_of(us, PieceType::PAWN);
         }
     }
-    test
+    (test, target)
 }
 
-/// Whether a pseudo-legal move needs make / test / unmake, given [`must_test`].
+/// Whether a pseudo-legal move needs make / test / unmake, given [`Shortcut::test_from`].
 #[inline(always)]
 fn needs_test(m: Move, test_from: Bitboard) -> bool {
     m.kind() != MoveKind::Normal || test_from.has(m.from())
@@ -595,7 +616,12 @@ pub fn legal_moves(pos: &mut Position, list: &mut MoveList) {
     }
     let shortcut = Shortcut::new(pos);
     for &m in pseudo.iter() {
-        if !needs_test(m, shortcut.test_from) || !exposes(pos, m, shortcut.enemy_types) {
+        let legal = if needs_test(m, shortcut.test_from) {
+            !exposes(pos, m, shortcut.enemy_types)
+        } else {
+            shortcut.target.has(m.to())
+        };
+        if legal {
             list.push(m);
         }
     }
@@ -636,6 +662,7 @@ pub fn count_legal(pos: &mut Position) -> usize {
     let mut counter = Counter {
         legal: 0,
         test_from: shortcut.test_from,
+        target: shortcut.target,
         to_test: MoveList::new(),
         king: (kings.any() && !kings.more_than_one()).then(|| kings.lsb()),
         enemy_types: shortcut.enemy_types,
