@@ -1,6 +1,14 @@
 //! The command line: `perft`, `divide`, `check`, `moves`, `variants`. Errors go to stderr with
 //! a non-zero exit code; nothing a user types can panic the program.
 
+/// Prints a line to standard output; a closed pipe (`chimera perft 5 | head -1`) is not an error.
+macro_rules! say {
+    ($($t:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stdout(), $($t)*);
+    }};
+}
+
 use crate::movegen::{legal_moves, move_to_string, parse_move};
 use crate::moves::MoveList;
 use crate::perft::{divide, perft_threads};
@@ -169,23 +177,23 @@ fn cmd_perft(o: &Options, per_move: bool) -> Result<(), String> {
     let nodes = if per_move {
         let d = divide(&pos, depth.max(1), o.threads);
         for (m, n) in &d {
-            println!("{m}: {n}");
+            say!("{m}: {n}");
         }
         let total: u64 = if depth == 0 {
             1
         } else {
             d.iter().map(|x| x.1).sum()
         };
-        println!();
-        println!("Moves: {}", d.len());
+        say!();
+        say!("Moves: {}", d.len());
         total
     } else {
         perft_threads(&pos, depth, o.threads)
     };
     let secs = start.elapsed().as_secs_f64();
-    println!("Nodes: {nodes}");
-    println!("Time: {:.3} s", secs);
-    println!("NPS: {:.0}", nodes as f64 / secs.max(1e-9));
+    say!("Nodes: {nodes}");
+    say!("Time: {:.3} s", secs);
+    say!("NPS: {:.0}", nodes as f64 / secs.max(1e-9));
     Ok(())
 }
 
@@ -209,8 +217,8 @@ fn cmd_moves(o: &Options) -> Result<(), String> {
         .map(|&m| move_to_string(&pos, m).to_string())
         .collect();
     names.sort();
-    println!("{}", names.join(" "));
-    println!("Moves: {}", names.len());
+    say!("{}", names.join(" "));
+    say!("Moves: {}", names.len());
     Ok(())
 }
 
@@ -220,14 +228,14 @@ fn cmd_check(o: &Options) -> Result<(), String> {
     };
     let mut set = load_variants(o)?;
     let names = set.load_file(file).map_err(|e| e.to_string())?;
-    println!(
+    say!(
         "{file}: OK, {} variant(s): {}",
         names.len(),
         names.join(", ")
     );
     for name in &names {
         if let Some(rules) = set.get(name) {
-            println!("{}", describe(&rules));
+            say!("{}", describe(&rules));
         }
     }
     Ok(())
@@ -346,7 +354,7 @@ fn cmd_bench(o: &Options) -> Result<(), String> {
         engine.clear_hash();
         let r = engine.best_move_at_depth(depth);
         let best = crate::movegen::move_to_string(engine.position(), r.best);
-        println!(
+        say!(
             "position {:2} {:12} nodes {:10} best {}",
             i + 1,
             variant,
@@ -356,7 +364,7 @@ fn cmd_bench(o: &Options) -> Result<(), String> {
         total += r.nodes;
     }
     let secs = start.elapsed().as_secs_f64();
-    println!(
+    say!(
         "Bench: {total} nodes {:.0} nps",
         total as f64 / secs.max(1e-9)
     );
@@ -374,7 +382,7 @@ pub fn run(args: &[String]) -> i32 {
     let rest = &args[1..];
     let result = match cmd.as_str() {
         "help" | "--help" | "-h" => {
-            println!("{USAGE}");
+            say!("{USAGE}");
             Ok(())
         }
         "perft" | "divide" | "moves" | "check" | "variants" | "bench" => {
@@ -391,7 +399,7 @@ pub fn run(args: &[String]) -> i32 {
                         "check" => cmd_check(&o),
                         "bench" => cmd_bench(&o),
                         _ => no_positional(&o, "variants").and_then(|()| {
-                            load_variants(&o).map(|set| println!("{}", set.names().join("\n")))
+                            load_variants(&o).map(|set| say!("{}", set.names().join("\n")))
                         }),
                     },
                 },

@@ -175,7 +175,7 @@ impl MoveList {
     #[inline(always)]
     pub fn new() -> MoveList {
         MoveList {
-            moves: [std::mem::MaybeUninit::uninit(); MoveList::CAPACITY],
+            moves: [const { std::mem::MaybeUninit::uninit() }; MoveList::CAPACITY],
             len: 0,
         }
     }

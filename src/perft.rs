@@ -2,28 +2,28 @@
 //! Leaves are bulk-counted (the last ply counts moves without playing them); the root can be
 //! split across threads.
 
-use crate::movegen::{legal_moves, move_to_string};
+use crate::movegen::{count_legal, legal_moves, move_to_string};
 use crate::moves::MoveList;
 use crate::position::Position;
 use rayon::prelude::*;
 
 /// Leaf count at `depth`.
 pub fn perft(pos: &mut Position, depth: u32) -> u64 {
-    if depth == 0 {
-        return 1;
+    match depth {
+        0 => 1,
+        1 => count_legal(pos) as u64,
+        _ => {
+            let mut list = MoveList::new();
+            legal_moves(pos, &mut list);
+            let mut nodes = 0;
+            for &m in list.iter() {
+                pos.make(m);
+                nodes += perft(pos, depth - 1);
+                pos.unmake();
+            }
+            nodes
+        }
     }
-    let mut list = MoveList::new();
-    legal_moves(pos, &mut list);
-    if depth == 1 {
-        return list.len() as u64;
-    }
-    let mut nodes = 0;
-    for &m in list.iter() {
-        pos.make(m);
-        nodes += perft(pos, depth - 1);
-        pos.unmake();
-    }
-    nodes
 }
 
 /// Leaf counts below each root move, with the move's canonical spelling, sorted by spelling.

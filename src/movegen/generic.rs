@@ -1,13 +1,24 @@
 //! The table-driven generator for every variant: pseudo-legal moves from the compiled Betza
 //! tables, the variant's regions and pawn rules, the rule module's special moves, then
 //! legality by make / test / unmake, and finally the merging of moves with the same effect.
+//!
+//! Most moves need no make / test / unmake. When no enemy man attacks by hopping or along
+//! irregular rays (only by leaps and by orthogonal or diagonal slides), a normal move of a man
+//! other than the king can only expose its king by vacating the one square that stood between
+//! the king and an enemy slider of that line's kind (or between the two kings, with the flying
+//! general), or by leaving a check unanswered: with one checker it must capture it, or block
+//! it if it slides; with two, every move is tested. Those squares and the answering squares are
+//! computed once per node (`Shortcut`); moves from those squares, king moves and moves of other
+//! kinds are still played and tested (a king step on the board as it would be after the step).
+//! Leaves are counted without listing, the pawns' moves by shifts. [`legal_moves_by_testing`]
+//! keeps the plain test of every move by make / test / unmake as the reference.
 
-use crate::geometry::attacks::between;
-use crate::geometry::{Color, Square};
+use crate::geometry::attacks::{between, bishop_attacks, rook_attacks, TABLES};
+use crate::geometry::{Bitboard, Color, Square};
 use crate::moves::{Move, MoveKind, MoveList};
-use crate::piece::PieceType;
+use crate::piece::{PieceType, MAX_PIECE_TYPES};
 use crate::position::Position;
-use crate::variant::SpecialMoves;
+use crate::variant::{PieceDef, SpecialMoves};
 
 /// Whether `sq` is attacked by `by`, generically.
 pub fn is_attacked(pos: &Position, sq: Square, by: Color) -> bool {
@@ -24,6 +35,87 @@ pub fn is_attacked(pos: &Position, sq: Square, by: Color) -> bool {
         }
     }
     false
+}
+
+/// Whether a man of `by` among `men` attacks `sq` when the occupancy is `occ`: the test of
+/// [`is_attacked`] for a board with those men and that occupancy, with each slider lookup done
+/// once for all piece types. For the shortcuts; `is_attacked` stays the plain definition.
+/// `types` must hold the types of all of `men` (see [`types_among`]).
+#[inline]
+fn attacked_by(
+    pos: &Position,
+    sq: Square,
+    by: Color,
+    men: Bitboard,
+    types: u16,
+    occ: Bitboard,
+) -> bool {
+    let rules = pos.rules();
+    let mut orth: Option<Bitboard> = None;
+    let mut diag: Option<Bitboard> = None;
+    for t in type_iter(types) {
+        let of_type = pos.kind(t) & men;
+        if of_type.is_empty() {
+            continue;
+        }
+        let m = &rules.piece(t).expect("type in use").moves;
+        if (m.leap_capture_from[by.index()][sq.index()] & of_type).any() {
+            return true;
+        }
+        if m.has_rays() {
+            if m.attacks_from_any(by, of_type, sq, occ, rules.board) {
+                return true;
+            }
+            continue;
+        }
+        let near = if m.no_adjacent_capture {
+            of_type & !TABLES.king[sq.index()]
+        } else {
+            of_type
+        };
+        if let Some(slide) = m.rook_capture {
+            let att = *orth.get_or_insert_with(|| rook_attacks(sq, occ));
+            if (slide.reach(att, sq) & near).any() {
+                return true;
+            }
+        }
+        if let Some(slide) = m.bishop_capture {
+            let att = *diag.get_or_insert_with(|| bishop_attacks(sq, occ));
+            if (slide.reach(att, sq) & near).any() {
+                return true;
+            }
+        }
+    }
+    false
+}
+
+/// [`is_attacked`] with occupancy `occ` instead of the board's, computed the fast way (for
+/// tests of the fast path).
+pub fn attacked_with(pos: &Position, sq: Square, by: Color, occ: Bitboard) -> bool {
+    let men = pos.pieces(by);
+    attacked_by(pos, sq, by, men, types_among(pos, men), occ)
+}
+
+/// The piece types (bit `t` for type `t`) of the men in `men`.
+#[inline]
+fn types_among(pos: &Position, men: Bitboard) -> u16 {
+    (0..MAX_PIECE_TYPES).fold(0, |acc, t| {
+        acc | (((pos.kind(PieceType(t as u8)) & men).any() as u16) << t)
+    })
+}
+
+/// The types of a set from [`types_among`], in increasing order.
+#[inline]
+fn type_iter(mut types: u16) -> impl Iterator<Item = PieceType> {
+    std::iter::from_fn(move || {
+        if types == 0 {
+            None
+        } else {
+            let t = types.trailing_zeros() as u8;
+            types &= types - 1;
+            Some(PieceType(t))
+        }
+    })
 }
 
 #[inline]
@@ -44,51 +136,231 @@ fn push_pawn_move(pos: &Position, list: &mut MoveList, from: Square, to: Square)
     }
 }
 
+/// Number of moves [`push_pawn_move`] makes for a pawn going to each square of `tos`.
+#[inline]
+fn count_pawn_moves(pos: &Position, tos: Bitboard) -> usize {
+    let rules = pos.rules();
+    let us = pos.side_to_move();
+    let promo = tos & rules.promotion_region[us.index()];
+    let mut n = (tos & !promo).count() as usize;
+    if promo.any() {
+        for &t in &rules.promotion_types {
+            n += (promo & rules.region(us, t)).count() as usize;
+        }
+        if !rules.mandatory_promotion {
+            n += promo.count() as usize;
+        }
+    }
+    n
+}
+
+/// Where pseudo-legal generation puts its moves.
+trait PseudoSink {
+    /// Normal moves of the (non-pawn) man on `from` to each of `tos`.
+    fn targets(&mut self, pos: &Position, from: Square, tos: Bitboard);
+    /// Moves of the pawn on `from` to each of `tos`, with the variant's promotion rules.
+    fn pawn_targets(&mut self, pos: &Position, from: Square, tos: Bitboard);
+    /// A move of another kind (en passant, castling).
+    fn other(&mut self, m: Move);
+    /// Takes care of all moves of the pawns in `pawns` it can handle at once; returns the
+    /// pawns left for one-by-one generation.
+    fn bulk_pawns(&mut self, _pos: &Position, _def: &PieceDef, pawns: Bitboard) -> Bitboard {
+        pawns
+    }
+}
+
+impl PseudoSink for MoveList {
+    #[inline]
+    fn targets(&mut self, _pos: &Position, from: Square, tos: Bitboard) {
+        for to in tos {
+            self.push(Move::normal(from, to));
+        }
+    }
+
+    #[inline]
+    fn pawn_targets(&mut self, pos: &Position, from: Square, tos: Bitboard) {
+        for to in tos {
+            push_pawn_move(pos, self, from, to);
+        }
+    }
+
+    #[inline]
+    fn other(&mut self, m: Move) {
+        self.push(m);
+    }
+}
+
+/// Counts the moves that need no test and keeps the others for make / test / unmake.
+struct Counter {
+    /// Moves known legal so far.
+    legal: usize,
+    /// Normal moves from these squares are kept for testing.
+    test_from: Bitboard,
+    /// The others are legal when they land here.
+    target: Bitboard,
+    /// The moves to test.
+    to_test: MoveList,
+    /// The side's only king, whose steps are tested at once on the board as it would be after
+    /// the step (`None`: no single king, its steps are kept for testing too).
+    king: Option<Square>,
+    /// The enemy's piece types ([`types_among`]).
+    enemy_types: u16,
+}
+
+impl PseudoSink for Counter {
+    #[inline]
+    fn targets(&mut self, pos: &Position, from: Square, tos: Bitboard) {
+        if self.king == Some(from) {
+            for to in tos {
+                if !king_step_exposes(pos, from, to, self.enemy_types) {
+                    self.legal += 1;
+                }
+            }
+        } else if self.test_from.has(from) {
+            self.to_test.targets(pos, from, tos);
+        } else {
+            self.legal += (tos & self.target).count() as usize;
+        }
+    }
+
+    #[inline]
+    fn pawn_targets(&mut self, pos: &Position, from: Square, tos: Bitboard) {
+        if self.test_from.has(from) {
+            self.to_test.pawn_targets(pos, from, tos);
+        } else {
+            self.legal += count_pawn_moves(pos, tos & self.target);
+        }
+    }
+
+    #[inline]
+    fn other(&mut self, m: Move) {
+        self.to_test.push(m);
+    }
+
+    /// Counts the pawns' steps, double steps and captures with shifts (the pawn type always
+    /// moves `fmWfcF`); en-passant captures go to the tests. Pawns to test are left alone.
+    #[inline]
+    fn bulk_pawns(&mut self, pos: &Position, def: &PieceDef, pawns: Bitboard) -> Bitboard {
+        let free = pawns & !self.test_from;
+        if free.is_empty() {
+            return pawns;
+        }
+        let rules = pos.rules();
+        let us = pos.side_to_move();
+        let board = rules.board;
+        let region = rules.region(us, PieceType::PAWN);
+        // where counted moves may land (en passant, tested, only needs the region)
+        let dest = region & self.target;
+        let empty = !pos.occupied() & board;
+        let (up, up_west, up_east) = match us {
+            Color::White => (8, 7, 9),
+            Color::Black => (-8, -9, -7),
+        };
+        let one = shift(free, up) & empty;
+        let mut n = count_pawn_moves(pos, one & dest);
+        if rules.double_step {
+            let starters = shift(free & rules.double_step_region[us.index()], up) & empty;
+            n += count_pawn_moves(pos, shift(starters, up) & empty & dest);
+        }
+        if !def.moves.no_adjacent_capture {
+            let west = shift(free & !Bitboard::FILE_A, up_west) & board & region;
+            let east = shift(free & !Bitboard::FILE_H, up_east) & board & region;
+            let enemy = pos.pieces(us.flip()) & self.target;
+            n += count_pawn_moves(pos, west & enemy) + count_pawn_moves(pos, east & enemy);
+            if let Some(ep) = pos.ep_square() {
+                if ((west | east) & ep.bb()).any() {
+                    for from in TABLES.pawn[us.flip().index()][ep.index()] & free {
+                        self.to_test.push(Move::en_passant(from, ep));
+                    }
+                }
+            }
+        }
+        self.legal += n;
+        pawns & self.test_from
+    }
+}
+
+/// Shifts every square by `delta` indices (positive: towards the last rank); the caller masks
+/// files.
+#[inline(always)]
+fn shift(b: Bitboard, delta: i8) -> Bitboard {
+    if delta >= 0 {
+        Bitboard(b.0 << delta)
+    } else {
+        Bitboard(b.0 >> -delta)
+    }
+}
+
 /// Pseudo-legal moves of the data-described kinds (pieces, pawns, castling).
 pub fn pseudo_moves(pos: &Position, list: &mut MoveList) {
+    generate_pseudo(pos, list);
+}
+
+#[inline]
+fn generate_pseudo<S: PseudoSink>(pos: &Position, sink: &mut S) {
     let rules = pos.rules();
     let us = pos.side_to_move();
     let them = us.flip();
     let occ = pos.occupied();
+    let ours = pos.pieces(us);
     let enemy = pos.pieces(them);
     let board = rules.board;
-    for t in rules.piece_types() {
-        let men = pos.pieces_of(us, t);
+    for t in (0..MAX_PIECE_TYPES as u8).map(PieceType) {
+        let men = pos.kind(t) & ours;
         if men.is_empty() {
             continue;
         }
         let def = rules.piece(t).expect("type in use");
         let region = rules.region(us, t);
+        let men = if t == PieceType::PAWN {
+            sink.bulk_pawns(pos, def, men)
+        } else {
+            men
+        };
         for from in men {
-            let quiet = def.moves.quiet_targets(us, from, occ, board) & region;
-            let caps = def.moves.capture_targets(us, from, occ, board) & enemy & region;
+            let (quiet, caps) = def.moves.targets(us, from, occ, board);
+            let tos = (quiet | (caps & enemy)) & region;
             if t == PieceType::PAWN {
-                for to in quiet | caps {
-                    push_pawn_move(pos, list, from, to);
-                }
+                sink.pawn_targets(pos, from, tos);
                 if rules.double_step && rules.double_step_region[us.index()].has(from) {
                     let f = us.forward();
                     if let (Some(one), Some(two)) = (from.offset(0, f), from.offset(0, 2 * f)) {
                         if !occ.has(one) && !occ.has(two) && board.has(two) && region.has(two) {
-                            push_pawn_move(pos, list, from, two);
+                            sink.pawn_targets(pos, from, two.bb());
                         }
                     }
                 }
                 if let Some(ep) = pos.ep_square() {
-                    if (def.moves.capture_targets(us, from, occ, board) & region).has(ep) {
-                        list.push(Move::en_passant(from, ep));
+                    if (caps & region).has(ep) {
+                        sink.other(Move::en_passant(from, ep));
                     }
                 }
             } else {
-                for to in quiet | caps {
-                    list.push(Move::normal(from, to));
-                }
+                sink.targets(pos, from, tos);
             }
         }
     }
-    if rules.castling {
-        castling_moves(pos, list);
+    if rules.castling && may_castle(pos) {
+        let mut castles = MoveList::new();
+        castling_moves(pos, &mut castles);
+        for &m in castles.iter() {
+            sink.other(m);
+        }
     }
+}
+
+/// Whether [`castling_moves`] can find anything: a right of the side to move whose destinations
+/// the variant allows ([`Position::castle_path`]) with an empty path.
+#[inline]
+fn may_castle(pos: &Position) -> bool {
+    let us = pos.side_to_move();
+    let rights = pos.castling_rights() >> (2 * us.index()) & 3;
+    (0..2).any(|side| {
+        rights >> side & 1 != 0
+            && pos
+                .castle_path(2 * us.index() + side)
+                .is_some_and(|p| (p.clear & pos.occupied()).is_empty())
+    })
 }
 
 fn castling_moves(pos: &Position, list: &mut MoveList) {
@@ -171,8 +443,196 @@ fn leaves_king_exposed(pos: &Position) -> bool {
     }
 }
 
+/// What one node's legality shortcut needs: a normal move from outside `test_from` is legal
+/// exactly when it lands in `target`; the other moves are played and tested.
+#[derive(Clone, Copy)]
+struct Shortcut {
+    /// Normal moves from these squares are played and tested.
+    test_from: Bitboard,
+    /// Where the other normal moves must land: everywhere, or, in check, on the checker or
+    /// between it and the king.
+    target: Bitboard,
+    /// The enemy's piece types ([`types_among`]).
+    enemy_types: u16,
+}
+
+impl Shortcut {
+    /// The shortcut for the side to move: see the module documentation.
+    #[inline]
+    fn new(pos: &Position) -> Shortcut {
+        let enemy_types = types_among(pos, pos.pieces(pos.side_to_move().flip()));
+        let (test_from, target) = shortcut_masks(pos, enemy_types);
+        Shortcut {
+            test_from,
+            target,
+            enemy_types,
+        }
+    }
+}
+
+/// `(test_from, target)` of [`Shortcut`], given the enemy's piece types.
+#[inline]
+fn shortcut_masks(pos: &Position, enemy_types: u16) -> (Bitboard, Bitboard) {
+    const TEST_ALL: (Bitboard, Bitboard) = (Bitboard::FULL, Bitboard::FULL);
+    let rules = pos.rules();
+    let us = pos.side_to_move();
+    let them = us.flip();
+    let occ = pos.occupied();
+    let ours = pos.pieces(us);
+    let mut test = Bitboard::EMPTY;
+    let mut target = Bitboard::FULL;
+    if rules.flying_general {
+        let (Some(a), Some(b)) = (pos.king_square(Color::White), pos.king_square(Color::Black))
+        else {
+            return TEST_ALL;
+        };
+        if a.file() == b.file() {
+            let screen = between(a, b) & occ;
+            if screen.is_empty() {
+                return TEST_ALL;
+            }
+            if !screen.more_than_one() {
+                test |= screen;
+            }
+        }
+        test |= pos.pieces_of(us, PieceType::KING);
+    }
+    if rules.checking {
+        let Some(k) = pos.king_square(us) else {
+            return TEST_ALL;
+        };
+        // one pass over the enemy types: the checkers (as `attacked_by` finds attackers), the
+        // irregular riders, and the sliders that could pin
+        let theirs = pos.pieces(them);
+        let (orth, diag) = (rook_attacks(k, occ), bishop_attacks(k, occ));
+        let (orth_x, diag_x) = (rook_attacks(k, theirs), bishop_attacks(k, theirs));
+        let mut snipers = Bitboard::EMPTY;
+        let mut checkers = Bitboard::EMPTY;
+        let mut leaping_checkers = Bitboard::EMPTY;
+        for t in type_iter(enemy_types) {
+            let men = pos.kind(t) & theirs;
+            let m = &rules.piece(t).expect("type in use").moves;
+            if m.rays.iter().any(|r| r.captures) {
+                return TEST_ALL;
+            }
+            let leapers = m.leap_capture_from[them.index()][k.index()] & men;
+            checkers |= leapers;
+            leaping_checkers |= leapers;
+            let near = if m.no_adjacent_capture {
+                men & !TABLES.king[k.index()]
+            } else {
+                men
+            };
+            if let Some(slide) = m.rook_capture {
+                checkers |= slide.reach(orth, k) & near;
+                snipers |= orth_x & men;
+            }
+            if let Some(slide) = m.bishop_capture {
+                checkers |= slide.reach(diag, k) & near;
+                snipers |= diag_x & men;
+            }
+        }
+        if checkers.more_than_one() {
+            return TEST_ALL;
+        }
+        if checkers.any() {
+            // a leaping check is answered only by capturing the checker, a sliding one also by
+            // blocking its line
+            let c = checkers.lsb();
+            target = if leaping_checkers.has(c) {
+                c.bb()
+            } else {
+                c.bb() | between(k, c)
+            };
+        }
+        for s in snipers {
+            let screen = between(k, s) & occ;
+            if !screen.more_than_one() {
+                test |= screen & ours;
+            }
+        }
+        test |= k.bb();
+        if rules.promotion_types.contains(&PieceType::KING) {
+            test |= pos.pieces_of(us, PieceType::PAWN);
+        }
+    }
+    (test, target)
+}
+
+/// Whether a pseudo-legal move needs make / test / unmake, given [`Shortcut::test_from`].
+#[inline(always)]
+fn needs_test(m: Move, test_from: Bitboard) -> bool {
+    m.kind() != MoveKind::Normal || test_from.has(m.from())
+}
+
+/// Whether `m` leaves the mover's king exposed: played and tested, except that a step of the
+/// side's only king is tested on the board as it would be after the move.
+#[inline]
+fn exposes(pos: &mut Position, m: Move, enemy_types: u16) -> bool {
+    let us = pos.side_to_move();
+    let kings = pos.pieces_of(us, PieceType::KING);
+    if m.kind() == MoveKind::Normal && kings == m.from().bb() {
+        return king_step_exposes(pos, m.from(), m.to(), enemy_types);
+    }
+    exposes_when_played(pos, m)
+}
+
+/// Plays `m` and tells whether it leaves the mover's king exposed.
+#[inline]
+fn exposes_when_played(pos: &mut Position, m: Move) -> bool {
+    pos.make(m);
+    let bad = leaves_king_exposed(pos);
+    pos.unmake();
+    bad
+}
+
+/// [`leaves_king_exposed`] after the only king of the side to move went from `from` to `to`
+/// (capturing what stood there), computed without playing the move. `enemy_types` holds the
+/// enemy's piece types.
+fn king_step_exposes(pos: &Position, from: Square, to: Square, enemy_types: u16) -> bool {
+    let rules = pos.rules();
+    let them = pos.side_to_move().flip();
+    let occ = (pos.occupied() ^ from.bb()) | to.bb();
+    let enemy = pos.pieces(them) & !to.bb();
+    if rules.flying_general {
+        let other = pos.kind(PieceType::KING) & enemy;
+        if other.any() && !other.more_than_one() {
+            let k = other.lsb();
+            if k.file() == to.file() && (between(k, to) & occ).is_empty() {
+                return true;
+            }
+        }
+    }
+    rules.checking && attacked_by(pos, to, them, enemy, enemy_types, occ)
+}
+
 /// Legal moves, generically.
 pub fn legal_moves(pos: &mut Position, list: &mut MoveList) {
+    let mut pseudo = MoveList::new();
+    generate_pseudo(pos, &mut pseudo);
+    let special = pos.rules().special;
+    if special != SpecialMoves::None {
+        crate::rules::generate_special(special, pos, &mut pseudo);
+    }
+    let shortcut = Shortcut::new(pos);
+    for &m in pseudo.iter() {
+        let legal = if needs_test(m, shortcut.test_from) {
+            !exposes(pos, m, shortcut.enemy_types)
+        } else {
+            shortcut.target.has(m.to())
+        };
+        if legal {
+            list.push(m);
+        }
+    }
+    if special != SpecialMoves::None {
+        merge_same_effect(pos, list);
+    }
+}
+
+/// Legal moves by playing and testing every pseudo-legal move: the reference for
+/// [`legal_moves`] (same moves, same order).
+pub fn legal_moves_by_testing(pos: &mut Position, list: &mut MoveList) {
     let mut pseudo = MoveList::new();
     pseudo_moves(pos, &mut pseudo);
     let special = pos.rules().special;
@@ -180,16 +640,41 @@ pub fn legal_moves(pos: &mut Position, list: &mut MoveList) {
         crate::rules::generate_special(special, pos, &mut pseudo);
     }
     for &m in pseudo.iter() {
-        pos.make(m);
-        let bad = leaves_king_exposed(pos);
-        pos.unmake();
-        if !bad {
+        if !exposes_when_played(pos, m) {
             list.push(m);
         }
     }
     if special != SpecialMoves::None {
         merge_same_effect(pos, list);
     }
+}
+
+/// Number of legal moves (`legal_moves(pos).len()`), counting without listing where no rule
+/// module can add moves.
+pub fn count_legal(pos: &mut Position) -> usize {
+    if pos.rules().special != SpecialMoves::None {
+        let mut list = MoveList::new();
+        legal_moves(pos, &mut list);
+        return list.len();
+    }
+    let shortcut = Shortcut::new(pos);
+    let kings = pos.pieces_of(pos.side_to_move(), PieceType::KING);
+    let mut counter = Counter {
+        legal: 0,
+        test_from: shortcut.test_from,
+        target: shortcut.target,
+        to_test: MoveList::new(),
+        king: (kings.any() && !kings.more_than_one()).then(|| kings.lsb()),
+        enemy_types: shortcut.enemy_types,
+    };
+    generate_pseudo(pos, &mut counter);
+    let mut n = counter.legal;
+    for &m in counter.to_test.iter() {
+        if !exposes(pos, m, shortcut.enemy_types) {
+            n += 1;
+        }
+    }
+    n
 }
 
 /// Keeps one move per resulting position: the canonical spelling (fewest legs, then ASCII).

@@ -48,10 +48,13 @@ pub fn legal_moves(pos: &mut Position, list: &mut MoveList) {
     }
 }
 
-/// Number of legal moves (the perft leaf count).
+/// Number of legal moves (the perft leaf count): `legal_moves(pos).len()`, counted without
+/// listing where the generator can.
 #[inline]
 pub fn count_legal(pos: &mut Position) -> usize {
-    let mut list = MoveList::new();
-    legal_moves(pos, &mut list);
-    list.len()
+    if pos.rules().orthodox {
+        orthodox::count_legal(pos)
+    } else {
+        generic::count_legal(pos)
+    }
 }

@@ -11,6 +11,14 @@ pub struct LineSlide {
     pub max: u8,
 }
 
+impl LineSlide {
+    /// The part of a slide's unlimited attacks `att` from `from` within its range.
+    #[inline(always)]
+    pub fn reach(self, att: Bitboard, from: Square) -> Bitboard {
+        limit(att, from, self.max)
+    }
+}
+
 /// A single direction walked square by square: partial rides, oblique rides and hops.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Ray {
@@ -210,6 +218,49 @@ impl CompiledPiece {
             }
         }
         bb & !occ & board
+    }
+
+    /// `(quiet_targets, capture_targets)` in one call, each slider lookup done once for both.
+    #[inline(always)]
+    pub fn targets(
+        &self,
+        color: Color,
+        from: Square,
+        occ: Bitboard,
+        board: Bitboard,
+    ) -> (Bitboard, Bitboard) {
+        let mut quiet = self.leap_quiet[color.index()][from.index()];
+        let mut caps = self.leap_capture[color.index()][from.index()];
+        if self.rook_move.is_some() || self.rook_capture.is_some() {
+            let att = rook_attacks(from, occ);
+            if let Some(s) = self.rook_move {
+                quiet |= limit(att, from, s.max);
+            }
+            if let Some(s) = self.rook_capture {
+                caps |= limit(att, from, s.max);
+            }
+        }
+        if self.bishop_move.is_some() || self.bishop_capture.is_some() {
+            let att = bishop_attacks(from, occ);
+            if let Some(s) = self.bishop_move {
+                quiet |= limit(att, from, s.max);
+            }
+            if let Some(s) = self.bishop_capture {
+                caps |= limit(att, from, s.max);
+            }
+        }
+        for ray in &self.rays {
+            if ray.moves {
+                quiet |= walk_quiet(ray, color, from, occ, board);
+            }
+            if ray.captures {
+                caps |= walk_capture(ray, color, from, occ, board);
+            }
+        }
+        if self.no_adjacent_capture {
+            caps &= !TABLES.king[from.index()];
+        }
+        (quiet & !occ & board, caps & board)
     }
 
     /// Whether a piece of this type and `color` standing in `pieces` captures on `target`.

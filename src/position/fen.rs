@@ -78,6 +78,42 @@ impl fmt::Display for FenError {
 
 impl std::error::Error for FenError {}
 
+/// The geometry of castling with the king on `king` and the rook on `rook`, as the generic
+/// generator computes it, or `None` if a destination is off the board or outside its man's region.
+fn castle_path(
+    rules: &Rules,
+    color: Color,
+    king: Square,
+    rook: Square,
+    kingside: bool,
+) -> Option<super::CastlePath> {
+    use crate::geometry::attacks::between;
+    let (kf, rf) = if kingside {
+        (
+            rules.castling_kingside_file,
+            rules.castling_kingside_file - 1,
+        )
+    } else {
+        (
+            rules.castling_queenside_file,
+            rules.castling_queenside_file + 1,
+        )
+    };
+    let kto = Square::from_coords(kf, king.rank())?;
+    let rto = Square::from_coords(rf, king.rank())?;
+    if !rules.region(color, PieceType::KING).has(kto)
+        || !rules.region(color, rules.castling_rook).has(rto)
+    {
+        return None;
+    }
+    let king_path = between(king, kto);
+    Some(super::CastlePath {
+        mv: crate::moves::Move::castling(king, kto, rook, rto),
+        clear: (king_path | kto.bb() | between(rook, rto) | rto.bb()) & !king.bb() & !rook.bb(),
+        king_path,
+    })
+}
+
 impl Position {
     /// Parses a FEN for `rules`. Missing clock fields default to `0 1`.
     pub fn from_fen(rules: Arc<Rules>, fen: &str) -> Result<Position, FenError> {
@@ -101,6 +137,7 @@ impl Position {
                 extra: [0; 4],
             },
             castle_rook: [64; 4],
+            castle_path: [None; 4],
             castle_mask: [0xFF; 64],
             history: Vec::with_capacity(512),
         };
@@ -292,6 +329,7 @@ impl Position {
                 return Err(FenError::Castling(format!("'{field}' names a right twice")));
             }
             self.castle_rook[bit] = rook.raw();
+            self.castle_path[bit] = castle_path(&rules, color, king_sq, rook, kingside);
             self.state.castling |= 1 << bit;
             let side_bits = if color == Color::White {
                 CASTLE_WK | CASTLE_WQ

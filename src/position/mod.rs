@@ -3,7 +3,10 @@
 //! Every change to the board goes through [`Position::set_square`]: a move becomes a short list
 //! of square edits (what the square holds afterwards), applied in order and recorded with what
 //! each square held before, so `unmake` replays them backwards. Compound moves are just longer
-//! lists; the Zobrist key is updated by the same function, so it cannot drift.
+//! lists; the Zobrist key is updated by the same function, so it cannot drift (`unmake` puts the
+//! men back without rehashing and restores the key with the rest of the saved state). Normal
+//! moves, the bulk of any search, take a short path that applies and records the same two edits
+//! without building the list first.
 
 mod fen;
 mod null;
@@ -97,6 +100,18 @@ impl Default for EditList {
     }
 }
 
+/// Where the king and the rook of one castling right go, fixed when the position is set up: while
+/// a right exists its king and its rook have not left their squares.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CastlePath {
+    /// The castling move (king from, king to, rook from, rook to).
+    pub mv: Move,
+    /// Squares that must be empty: both paths and both destinations, less the two men's squares.
+    pub clear: Bitboard,
+    /// Squares strictly between the king and its destination (which must not be attacked).
+    pub king_path: Bitboard,
+}
+
 #[derive(Clone, Copy)]
 struct Undo {
     state: State,
@@ -116,6 +131,8 @@ pub struct Position {
     state: State,
     /// Rook squares of the four castling rights (64 = none).
     castle_rook: [u8; 4],
+    /// Geometry of the four castling rights (`None`: no right, or its destinations are barred).
+    castle_path: [Option<CastlePath>; 4],
     /// Rights cleared when a man leaves or lands on a square.
     castle_mask: [u8; 64],
     history: Vec<Undo>,
@@ -207,6 +224,13 @@ impl Position {
         (s < 64).then(|| Square::new(s))
     }
 
+    /// Geometry of castling right `right` (CASTLE_* bit index 0..4) as set up from the FEN:
+    /// `None` if the position never had that right or the variant bars its destinations.
+    #[inline(always)]
+    pub fn castle_path(&self, right: usize) -> Option<&CastlePath> {
+        self.castle_path[right].as_ref()
+    }
+
     /// The royal man of `color`, if there is exactly one.
     #[inline(always)]
     pub fn king_square(&self, color: Color) -> Option<Square> {
@@ -246,17 +270,29 @@ impl Position {
     /// Puts `after` on `sq`, updating bitboards and key; returns what was there.
     #[inline(always)]
     fn set_square(&mut self, sq: Square, after: Piece) -> Piece {
-        let before = self.board[sq.index()];
+        let before = self.put(sq, after);
         let z = &ZOBRIST.piece_square;
+        if before.is_some() {
+            self.state.key ^= z[before.index()][sq.index()];
+        }
+        if after.is_some() {
+            self.state.key ^= z[after.index()][sq.index()];
+        }
+        before
+    }
+
+    /// [`Position::set_square`] without the key: for `unmake`, which restores the key with the
+    /// rest of the saved state.
+    #[inline(always)]
+    fn put(&mut self, sq: Square, after: Piece) -> Piece {
+        let before = self.board[sq.index()];
         if before.is_some() {
             self.by_color[before.color().index()] ^= sq.bb();
             self.by_kind[before.kind().index()] ^= sq.bb();
-            self.state.key ^= z[before.index()][sq.index()];
         }
         if after.is_some() {
             self.by_color[after.color().index()] ^= sq.bb();
             self.by_kind[after.kind().index()] ^= sq.bb();
-            self.state.key ^= z[after.index()][sq.index()];
         }
         self.board[sq.index()] = after;
         before
@@ -304,37 +340,82 @@ impl Position {
     /// Plays a move. The move must be legal (or pseudo-legal, for legality tests by make/unmake).
     #[inline]
     pub fn make(&mut self, m: Move) {
-        let edits = self.edits_of(m);
-        let mut undo = Undo {
-            state: self.state,
-            mv: m,
-            before: EditList::new(),
+        if m.kind() == MoveKind::Normal {
+            self.make_normal(m);
+        } else {
+            self.make_edits(m);
+        }
+    }
+
+    /// `make` for a normal move: the two edits of [`Position::edits_of`] (origin emptied,
+    /// destination filled) applied and recorded directly, with the same state updates as
+    /// [`Position::make_edits`].
+    #[inline(always)]
+    fn make_normal(&mut self, m: Move) {
+        let (from, to) = (m.from(), m.to());
+        let us = self.stm;
+        let moved = self.board[from.index()];
+        let placed = match m.promotion_type() {
+            Some(t) => Piece::new(moved.color(), t),
+            None => moved,
         };
+        let state = self.state;
+        self.set_square(from, Piece::NONE);
+        let captured = self.set_square(to, placed);
+        let mut before = EditList::new();
+        before.push(from, moved);
+        before.push(to, captured);
+        let rights = state.castling & self.castle_mask[from.index()] & self.castle_mask[to.index()];
+        let reset_clock =
+            resets_clock(moved, Piece::NONE, us) || resets_clock(captured, placed, us);
+        let ep = if placed == Piece::new(us, PieceType::PAWN) && m.promotion_type().is_none() {
+            self.double_step_ep(from, to, us)
+        } else {
+            64
+        };
+        self.finish_make(m, state, before, rights, reset_clock, ep);
+    }
+
+    /// `make` for any move: its edits from [`Position::edits_of`], applied in order.
+    #[inline(never)]
+    fn make_edits(&mut self, m: Move) {
+        let edits = self.edits_of(m);
+        let state = self.state;
+        let mut before = EditList::new();
         let us = self.stm;
         let mut reset_clock = false;
         let mut rights = self.state.castling;
         for e in edits.as_slice() {
-            let before = self.set_square(e.sq, e.after);
-            undo.before.push(e.sq, before);
+            let old = self.set_square(e.sq, e.after);
+            before.push(e.sq, old);
             rights &= self.castle_mask[e.sq.index()];
-            if (before.is_some() && before.kind() == PieceType::PAWN)
-                || (e.after.is_some() && e.after.kind() == PieceType::PAWN)
-                || (before.is_some() && before.color() != us && e.after.is_none())
-                || (before.is_some() && e.after.is_some() && before.color() != e.after.color())
-            {
-                reset_clock = true;
-            }
+            reset_clock |= resets_clock(old, e.after, us);
         }
+        let ep = self.new_ep_square(m, &edits, &before, us);
+        self.finish_make(m, state, before, rights, reset_clock, ep);
+    }
+
+    /// The rest of `make` once the board edits are done: castling rights, en-passant square,
+    /// clocks, side to move and key, and the record for `unmake`.
+    #[inline(always)]
+    fn finish_make(
+        &mut self,
+        m: Move,
+        state: State,
+        before: EditList,
+        rights: u8,
+        reset_clock: bool,
+        ep: u8,
+    ) {
         let z = &*ZOBRIST;
         let mut key = self.state.key;
-        if rights != self.state.castling {
-            key ^= z.castling[self.state.castling as usize] ^ z.castling[rights as usize];
+        if rights != state.castling {
+            key ^= z.castling[state.castling as usize] ^ z.castling[rights as usize];
             self.state.castling = rights;
         }
-        if self.state.ep < 64 {
-            key ^= z.ep_file[(self.state.ep & 7) as usize];
+        if state.ep < 64 {
+            key ^= z.ep_file[(state.ep & 7) as usize];
         }
-        let ep = self.new_ep_square(m, &edits, &undo.before, us);
         self.state.ep = ep;
         if ep < 64 {
             key ^= z.ep_file[(ep & 7) as usize];
@@ -344,11 +425,15 @@ impl Position {
         self.state.halfmove = if reset_clock {
             0
         } else {
-            self.state.halfmove.saturating_add(1)
+            state.halfmove.saturating_add(1)
         };
         self.state.ply += 1;
-        self.stm = us.flip();
-        self.history.push(undo);
+        self.stm = self.stm.flip();
+        self.history.push(Undo {
+            state,
+            mv: m,
+            before,
+        });
     }
 
     /// En-passant target after a move (64 = none): per the project's ruling, a pawn of the mover
@@ -361,23 +446,11 @@ impl Position {
         }
         let pawn = Piece::new(us, PieceType::PAWN);
         let fwd = us.forward();
-        let candidate = |from: Square, to: Square| -> u8 {
-            if to.file() == from.file()
-                && to.rank() - from.rank() == 2 * fwd
-                && self.rules.double_step_region[us.index()].has(from)
-            {
-                let mid = Square::new(((from.rank() + fwd) * 8 + from.file()) as u8);
-                if self.board[mid.index()].is_none() {
-                    return mid.raw();
-                }
-            }
-            64
-        };
         match m.kind() {
             MoveKind::Normal
                 if self.board[m.to().index()] == pawn && m.promotion_type().is_none() =>
             {
-                candidate(m.from(), m.to())
+                self.double_step_ep(m.from(), m.to(), us)
             }
             MoveKind::Special => {
                 // one of our pawns left a square and one of ours appeared two ranks ahead of it
@@ -393,7 +466,7 @@ impl Position {
                         .iter()
                         .any(|b| b.sq == from && b.after == pawn);
                     if was_pawn && self.board[from.index()] != pawn {
-                        let c = candidate(from, e.sq);
+                        let c = self.double_step_ep(from, e.sq, us);
                         if c < 64 {
                             return c;
                         }
@@ -405,14 +478,34 @@ impl Position {
         }
     }
 
+    /// The en-passant target (64 = none) left by a pawn of `us` that went from `from` to `to`
+    /// (now on `to`): the square passed over, if the pawn double-stepped straight forward from
+    /// its double-step region in a variant with en passant and that square is empty.
+    #[inline(always)]
+    fn double_step_ep(&self, from: Square, to: Square, us: Color) -> u8 {
+        let fwd = us.forward();
+        if to.file() == from.file()
+            && to.rank() - from.rank() == 2 * fwd
+            && self.rules.en_passant
+            && self.rules.double_step_region[us.index()].has(from)
+        {
+            let mid = Square::new(((from.rank() + fwd) * 8 + from.file()) as u8);
+            if self.board[mid.index()].is_none() {
+                return mid.raw();
+            }
+        }
+        64
+    }
+
     /// Takes back the last move. Does nothing if no move was made.
     #[inline]
     pub fn unmake(&mut self) {
         let Some(undo) = self.history.pop() else {
             return;
         };
+        // the key comes back with the saved state, so the edits are undone without rehashing
         for e in undo.before.as_slice().iter().rev() {
-            self.set_square(e.sq, e.after);
+            self.put(e.sq, e.after);
         }
         self.state = undo.state;
         self.stm = self.stm.flip();
@@ -464,6 +557,16 @@ impl Position {
     }
 }
 
+/// Whether an edit that replaced `before` by `after` during a move of `us` resets the
+/// halfmove clock: a pawn left or arrived, or a man of the other colour was removed or replaced.
+#[inline(always)]
+fn resets_clock(before: Piece, after: Piece, us: Color) -> bool {
+    (before.is_some() && before.kind() == PieceType::PAWN)
+        || (after.is_some() && after.kind() == PieceType::PAWN)
+        || (before.is_some() && before.color() != us && after.is_none())
+        || (before.is_some() && after.is_some() && before.color() != after.color())
+}
+
 impl std::fmt::Display for Position {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let shape = self.rules.shape;
@@ -490,5 +593,75 @@ impl std::fmt::Display for Position {
         writeln!(f)?;
         writeln!(f, "FEN: {}", self.fen())?;
         write!(f, "Key: {:016x}", self.key())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::moves::MoveList;
+    use crate::variant::builtin_variants;
+
+    /// Everything `make` changes.
+    fn snapshot(p: &Position) -> (Vec<Piece>, Vec<Bitboard>, State, Color, Move, Vec<Edit>) {
+        let last = p.history.last().expect("a move was made");
+        (
+            p.board.to_vec(),
+            p.by_color.iter().chain(p.by_kind.iter()).copied().collect(),
+            p.state,
+            p.stm,
+            last.mv,
+            last.before.as_slice().to_vec(),
+        )
+    }
+
+    #[test]
+    fn normal_move_fast_path_matches_the_edit_list_path() {
+        let set = builtin_variants();
+        let cases = [
+            (
+                "chess",
+                "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            ),
+            (
+                "chess",
+                "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+            ),
+            (
+                "chess",
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            ),
+            (
+                "haven",
+                "2b2b2/1rnqknr1/1pppppp1/8/8/1PPPPPP1/1RNQKNR1/2B2B2 w - - 0 1",
+            ),
+        ];
+        let mut seed = 0x1234_5678_9ABC_DEF1u64;
+        let mut compared = 0;
+        for (variant, fen) in cases {
+            let rules = set.get(variant).expect("built in");
+            for _game in 0..20 {
+                let mut pos = Position::from_fen(rules.clone(), fen).expect("valid");
+                for _ply in 0..120 {
+                    let mut list = MoveList::new();
+                    crate::movegen::legal_moves(&mut pos, &mut list);
+                    if list.is_empty() {
+                        break;
+                    }
+                    for &m in list.iter().filter(|m| m.kind() == MoveKind::Normal) {
+                        let (mut a, mut b) = (pos.clone(), pos.clone());
+                        a.make_normal(m);
+                        b.make_edits(m);
+                        assert_eq!(snapshot(&a), snapshot(&b), "{m:?} in {}", pos.fen());
+                        compared += 1;
+                    }
+                    seed ^= seed << 13;
+                    seed ^= seed >> 7;
+                    seed ^= seed << 17;
+                    pos.make(list[(seed % list.len() as u64) as usize]);
+                }
+            }
+        }
+        assert!(compared > 10_000);
     }
 }

@@ -729,11 +729,12 @@ fn compile(ctx: &Ctx) -> Result<Rules, IniError> {
                 "a pawn cannot promote to a pawn".into(),
             ));
         }
-        if t == PieceType::KING {
+        // a second king is meaningful only where kings are captured, not checked
+        if t == PieceType::KING && ctx.bool("checking", true)? {
             return Err(ctx.err(
                 "promotionPieceTypes",
                 format!(
-                    "a pawn cannot promote to the king '{}' (the royal piece)",
+                    "a pawn cannot promote to the king '{}' (the royal piece) while checking = true",
                     letter_of(t)
                 ),
             ));
