@@ -225,3 +225,19 @@ fn variant_path_adds_variants() {
     e.expect(10, |l| l.contains("var knightmare"));
     assert!(e.quit());
 }
+
+#[test]
+fn go_before_position_searches_the_start_position_and_says_so() {
+    let mut e = uci();
+    e.send("go depth 2");
+    e.expect(10, |l| {
+        l == "info string no position was set: searching the start position"
+    });
+    let best = e.expect(20, |l| l.starts_with("bestmove"));
+    let mv = best.split_whitespace().nth(1).expect("move").to_string();
+    e.send(&format!("position startpos moves {mv}"));
+    e.send("isready");
+    e.expect(10, |l| l == "readyok");
+    assert!(!e.seen.iter().any(|l| l.starts_with("info string error")));
+    assert!(e.quit());
+}

@@ -116,6 +116,7 @@ pub fn variant_line(engine: &Engine) -> String {
 
 struct Session {
     engine: Engine,
+    position_set: bool,
     infinite: bool,
     pending_search: bool,
     out: Output,
@@ -214,8 +215,9 @@ impl Session {
             Some(&"fen") if setup.len() >= 3 => Some(setup[1..].join(" ")),
             _ => return self.error("expected 'position startpos|fen <FEN> [moves ...]'"),
         };
-        if let Err(e) = self.engine.set_position(fen.as_deref(), moves) {
-            self.error(&e.to_string());
+        match self.engine.set_position(fen.as_deref(), moves) {
+            Ok(()) => self.position_set = true,
+            Err(e) => self.error(&e.to_string()),
         }
     }
 
@@ -324,6 +326,10 @@ impl Session {
                 Err(e) => return self.error(&e),
             }
         }
+        if !self.position_set {
+            self.out
+                .line("info string no position was set: searching the start position");
+        }
         let reporter = Arc::new(UciReporter {
             out: self.out.clone(),
             show_wdl: self.engine.options.show_wdl,
@@ -431,6 +437,7 @@ impl Session {
 pub fn session(rx: Receiver<Event>, tx: Sender<Event>, out: Output) {
     let mut s = Session {
         engine: Engine::new(),
+        position_set: false,
         infinite: false,
         pending_search: false,
         out,
