@@ -667,6 +667,11 @@ fn compile(
         }
     };
 
+    let type_mask = pieces
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| p.is_some())
+        .fold(0u16, |mask, (i, _)| mask | 1 << i);
     let mut rules = Rules {
         name: name.to_string(),
         shape,
@@ -695,6 +700,7 @@ fn compile(
         n_fold_rule: ctx.number("nFoldRule", 3, 100)?,
         special,
         orthodox: false,
+        type_mask,
     };
     rules.orthodox = is_orthodox(&rules, settings);
     Ok(rules)
