@@ -24,7 +24,7 @@ use crate::variant::{PieceDef, SpecialMoves};
 pub fn is_attacked(pos: &Position, sq: Square, by: Color) -> bool {
     let rules = pos.rules();
     let occ = pos.occupied();
-    for t in rules.piece_types() {
+    for t in type_iter(rules.type_mask) {
         let men = pos.pieces_of(by, t);
         if men.is_empty() {
             continue;
