@@ -104,7 +104,7 @@ fn types_among(pos: &Position, men: Bitboard) -> u16 {
     })
 }
 
-/// The types of a set from [`types_among`], in increasing order.
+/// The types of a type set ([`types_among`], `Rules::type_mask`), in increasing order.
 #[inline]
 fn type_iter(mut types: u16) -> impl Iterator<Item = PieceType> {
     std::iter::from_fn(move || {
