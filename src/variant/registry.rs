@@ -982,6 +982,11 @@ fn compile(ctx: &Ctx) -> Result<Rules, IniError> {
         }
     };
 
+    let type_mask = pieces
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| p.is_some())
+        .fold(0u16, |mask, (i, _)| mask | 1 << i);
     let mut rules = Rules {
         name: name.to_string(),
         shape,
@@ -1010,6 +1015,7 @@ fn compile(ctx: &Ctx) -> Result<Rules, IniError> {
         n_fold_rule,
         special,
         orthodox: false,
+        type_mask,
     };
     rules.orthodox = is_orthodox(&rules);
     Ok(rules)
