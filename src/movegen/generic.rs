@@ -16,7 +16,7 @@
 use crate::geometry::attacks::{between, bishop_attacks, rook_attacks, TABLES};
 use crate::geometry::{Bitboard, Color, Square};
 use crate::moves::{Move, MoveKind, MoveList};
-use crate::piece::{PieceType, MAX_PIECE_TYPES};
+use crate::piece::PieceType;
 use crate::position::Position;
 use crate::variant::{PieceDef, SpecialMoves};
 
@@ -24,7 +24,7 @@ use crate::variant::{PieceDef, SpecialMoves};
 pub fn is_attacked(pos: &Position, sq: Square, by: Color) -> bool {
     let rules = pos.rules();
     let occ = pos.occupied();
-    for t in rules.piece_types() {
+    for t in type_iter(rules.type_mask) {
         let men = pos.pieces_of(by, t);
         if men.is_empty() {
             continue;
@@ -99,12 +99,12 @@ pub fn attacked_with(pos: &Position, sq: Square, by: Color, occ: Bitboard) -> bo
 /// The piece types (bit `t` for type `t`) of the men in `men`.
 #[inline]
 fn types_among(pos: &Position, men: Bitboard) -> u16 {
-    (0..MAX_PIECE_TYPES).fold(0, |acc, t| {
-        acc | (((pos.kind(PieceType(t as u8)) & men).any() as u16) << t)
+    type_iter(pos.rules().type_mask).fold(0, |acc, t| {
+        acc | (((pos.kind(t) & men).any() as u16) << t.0)
     })
 }
 
-/// The types of a set from [`types_among`], in increasing order.
+/// The types of a type set ([`types_among`], `Rules::type_mask`), in increasing order.
 #[inline]
 fn type_iter(mut types: u16) -> impl Iterator<Item = PieceType> {
     std::iter::from_fn(move || {
@@ -305,7 +305,7 @@ fn generate_pseudo<S: PseudoSink>(pos: &Position, sink: &mut S) {
     let ours = pos.pieces(us);
     let enemy = pos.pieces(them);
     let board = rules.board;
-    for t in (0..MAX_PIECE_TYPES as u8).map(PieceType) {
+    for t in type_iter(rules.type_mask) {
         let men = pos.kind(t) & ours;
         if men.is_empty() {
             continue;

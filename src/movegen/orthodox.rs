@@ -9,7 +9,7 @@
 //!   only along the line through its king and its pinner), king steps tested against attacks
 //!   computed with the king lifted off the board, and an exact occupancy test for the rare
 //!   moves that change two squares of a line at once (en passant, castling).
-//! * Nothing allocates; one generator body serves both listing and counting (a [`Sink`]).
+//! * Nothing allocates; one generator body serves both listing and counting (a `Sink`).
 //!
 //! Castling follows the generic generator's rules for X-FEN/Chess960 rook squares: the right's
 //! rook, the king's and the rook's paths empty except for the two castling men (the geometry is

@@ -500,14 +500,16 @@ impl Position {
     /// Takes back the last move. Does nothing if no move was made.
     #[inline]
     pub fn unmake(&mut self) {
-        let Some(undo) = self.history.pop() else {
+        let Some(undo) = self.history.last() else {
             return;
         };
+        let (state, before) = (undo.state, undo.before);
+        self.history.truncate(self.history.len() - 1);
         // the key comes back with the saved state, so the edits are undone without rehashing
-        for e in undo.before.as_slice().iter().rev() {
+        for e in before.as_slice().iter().rev() {
             self.put(e.sq, e.after);
         }
-        self.state = undo.state;
+        self.state = state;
         self.stm = self.stm.flip();
     }
 

@@ -129,6 +129,8 @@ pub struct Rules {
     pub piece_value: [[Option<i32>; MAX_PIECE_TYPES]; 2],
     /// Whether the hand-tuned orthodox generator plays this variant exactly.
     pub orthodox: bool,
+    /// The types in use as a bit set (bit `t` for type `t`), derived from `pieces`.
+    pub type_mask: u16,
 }
 
 impl Rules {

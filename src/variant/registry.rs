@@ -1009,6 +1009,11 @@ fn compile(ctx: &Ctx) -> Result<Rules, IniError> {
         }
     };
 
+    let type_mask = pieces
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| p.is_some())
+        .fold(0u16, |mask, (i, _)| mask | 1 << i);
     let mut rules = Rules {
         name: name.to_string(),
         shape,
@@ -1038,6 +1043,7 @@ fn compile(ctx: &Ctx) -> Result<Rules, IniError> {
         special,
         piece_value,
         orthodox: false,
+        type_mask,
     };
     rules.orthodox = is_orthodox(&rules);
     Ok(rules)
