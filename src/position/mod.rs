@@ -465,7 +465,11 @@ impl Position {
                         .as_slice()
                         .iter()
                         .any(|b| b.sq == from && b.after == pawn);
-                    if was_pawn && self.board[from.index()] != pawn {
+                    // judged on the final board: a module may edit a square more than once
+                    if was_pawn
+                        && self.board[from.index()] != pawn
+                        && self.board[e.sq.index()] == pawn
+                    {
                         let c = self.double_step_ep(from, e.sq, us);
                         if c < 64 {
                             return c;
