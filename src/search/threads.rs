@@ -212,7 +212,7 @@ fn iterate(
     let mut depth = 1;
     while depth <= max_depth {
         // helpers skip some depths so the threads spread over several depths
-        if !main && depth > 2 && (depth as usize + w.id).is_multiple_of(3) {
+        if !main && depth > 2 && (depth as usize + w.id).is_multiple_of(2) {
             depth += 1;
             continue;
         }
@@ -293,6 +293,12 @@ fn iterate(
             rm.previous_score = rm.score;
         }
         snapshot = w.root_moves.clone();
+        // whichever thread first completes the last depth ends the search: its answer is the
+        // deepest, and it is chosen below
+        if depth == max_depth && !limits.infinite && !w.pondering() {
+            w.request_stop();
+            break;
+        }
         if main {
             let best = w.root_moves[0].score;
             let mate_done = limits
