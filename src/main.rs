@@ -1,6 +1,8 @@
 //! The `chimera` binary: subcommands, or a protocol session when started without arguments.
 
 fn main() {
+    // diagnostics go to stderr when RUST_LOG asks for them (e.g. RUST_LOG=warn)
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("off")).init();
     // args_os: std::env::args() panics on an argument that is not valid UTF-8
     let mut args = Vec::new();
     for (i, a) in std::env::args_os().skip(1).enumerate() {

@@ -279,15 +279,9 @@ pub fn write(pos: &Position, m: Move, out: &mut MoveText) {
 /// the same effect as `m`. Accepts the canonical spelling and the other order of a pair whose
 /// two orders leave the same men on the same squares.
 pub fn is_spelling(pos: &Position, m: Move, s: &str) -> bool {
-    let mut legs = [crate::rules::Leg {
-        from: Square::new(0),
-        to: Square::new(0),
-        promo: None,
-    }; crate::rules::MAX_LEGS];
-    if crate::rules::parse_legs(pos, s, &mut legs) != Some(3) {
+    let Some(([approach, leg_b, leg_a, _], 3)) = crate::rules::parse_legs(pos, s) else {
         return false;
-    }
-    let [approach, leg_b, leg_a, _] = legs;
+    };
     let (o, sq) = (approach.from, approach.to);
     if approach.promo.is_some() || leg_b.from != sq || leg_a.from != sq {
         return false;

@@ -203,15 +203,9 @@ pub fn write(_pos: &Position, m: Move, out: &mut MoveText) {
 /// differ in it (a swap never moves a pawn two squares straight ahead, and a same-type route
 /// moves pawns diagonally).
 pub fn is_spelling(pos: &Position, m: Move, s: &str) -> bool {
-    let mut legs = [crate::rules::Leg {
-        from: Square::new(0),
-        to: Square::new(0),
-        promo: None,
-    }; crate::rules::MAX_LEGS];
-    if crate::rules::parse_legs(pos, s, &mut legs) != Some(2) {
+    let Some(([first, second, _, _], 2)) = crate::rules::parse_legs(pos, s) else {
         return false;
-    }
-    let [first, second, _, _] = legs;
+    };
     if first.promo.is_some() || second.promo.is_some() || second.from != first.to {
         return false;
     }

@@ -67,8 +67,15 @@ pub(crate) struct Leg {
 pub(crate) const MAX_LEGS: usize = 4;
 
 /// Splits `s` into legs (squares on this board, promotion letters of this variant).
-/// Returns the number of legs, or `None` if `s` is not a plain list of legs.
-pub(crate) fn parse_legs(pos: &Position, s: &str, out: &mut [Leg; MAX_LEGS]) -> Option<usize> {
+/// Returns the legs (unused ones a1a1) and their number, or `None` if `s` is not a plain list
+/// of legs.
+pub(crate) fn parse_legs(pos: &Position, s: &str) -> Option<([Leg; MAX_LEGS], usize)> {
+    let unused = Leg {
+        from: Square::new(0),
+        to: Square::new(0),
+        promo: None,
+    };
+    let mut out = [unused; MAX_LEGS];
     let shape = pos.rules().shape;
     let mut n = 0;
     for part in s.split(',') {
@@ -90,7 +97,7 @@ pub(crate) fn parse_legs(pos: &Position, s: &str, out: &mut [Leg; MAX_LEGS]) -> 
         out[n] = Leg { from, to, promo };
         n += 1;
     }
-    Some(n)
+    Some((out, n))
 }
 
 /// Castling rights that a move loses by editing `sq` (a right goes when its king or rook leaves

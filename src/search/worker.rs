@@ -234,6 +234,17 @@ impl<'a> Worker<'a> {
         best
     }
 
+    /// Score when the side to move has no legal move: checkmate or stalemate, valued by the rules.
+    fn no_move_score(&self, checked: bool, ply: usize) -> i32 {
+        let rules = self.pos.rules();
+        let v = if checked {
+            rules.checkmate_value
+        } else {
+            rules.stalemate_value
+        };
+        self.terminal_score(v, ply)
+    }
+
     fn terminal_score(&self, value: GameValue, ply: usize) -> i32 {
         match value {
             GameValue::Win => MATE - ply as i32,
@@ -404,13 +415,7 @@ impl<'a> Worker<'a> {
         let mut list = MoveList::new();
         legal_moves(&mut self.pos, &mut list);
         if list.is_empty() {
-            let rules = self.pos.rules();
-            let v = if checked {
-                rules.checkmate_value
-            } else {
-                rules.stalemate_value
-            };
-            return self.terminal_score(v, ply);
+            return self.no_move_score(checked, ply);
         }
         if move_rule_draw(&self.pos) {
             return 0;
@@ -549,13 +554,7 @@ impl<'a> Worker<'a> {
         let mut list = MoveList::new();
         legal_moves(&mut self.pos, &mut list);
         if list.is_empty() {
-            let rules = self.pos.rules();
-            let v = if checked {
-                rules.checkmate_value
-            } else {
-                rules.stalemate_value
-            };
-            return self.terminal_score(v, ply);
+            return self.no_move_score(checked, ply);
         }
         let n = list.len();
         let mut buf = ScoreBuf::new();
