@@ -680,13 +680,15 @@ pub fn count_legal(pos: &mut Position) -> usize {
 /// Keeps one move per resulting position: the canonical spelling (fewest legs, then ASCII).
 fn merge_same_effect(pos: &mut Position, list: &mut MoveList) {
     let n = list.len();
-    let mut keys = [(0u64, Move::NONE); MoveList::CAPACITY];
-    for (i, &m) in list.iter().enumerate() {
+    // not zero-filled: this runs at every node of a special-move variant and only `n` entries are used
+    let mut buf = [std::mem::MaybeUninit::<(u64, Move)>::uninit(); MoveList::CAPACITY];
+    for (slot, &m) in buf.iter_mut().zip(list.iter()) {
         pos.make(m);
-        keys[i] = (pos.key(), m);
+        slot.write((pos.key(), m));
         pos.unmake();
     }
-    let keys = &mut keys[..n];
+    // SAFETY: the loop above initialised the first `n` entries.
+    let keys = unsafe { std::slice::from_raw_parts_mut(buf.as_mut_ptr() as *mut (u64, Move), n) };
     keys.sort_unstable_by_key(|k| k.0);
     let mut dup = false;
     for w in keys.windows(2) {
