@@ -193,6 +193,15 @@ impl Position {
         self.stm
     }
 
+    /// The player who chooses the next ply. In every variant where players alternate this is
+    /// the colour to move; turn schedules (the 007 family) will answer from `State::ply`.
+    /// Protocols, the match referee and the search ask this, never `side_to_move`, when they
+    /// mean "whose decision is it".
+    #[inline(always)]
+    pub fn chooser(&self) -> Color {
+        self.stm
+    }
+
     /// The saved state (key, rights, en passant, clocks, variant bytes).
     #[inline(always)]
     pub fn state(&self) -> &State {
