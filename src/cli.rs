@@ -1,5 +1,6 @@
-//! The command line: `perft`, `divide`, `check`, `moves`, `variants`. Errors go to stderr with
-//! a non-zero exit code; nothing a user types can panic the program.
+//! The command line: `perft`, `divide`, `check`, `moves`, `variants`, `bench`, and `match`
+//! (its own parser in `tournament::config`). Errors go to stderr with a non-zero exit code;
+//! nothing a user types can panic the program.
 
 /// Prints a line to standard output; a closed pipe (`chimera perft 5 | head -1`) is not an error.
 macro_rules! say {
@@ -33,6 +34,9 @@ subcommands:
   bench  [DEPTH]       fixed-depth searches of fixed positions (one thread); the last line
                        is the node-count signature `Bench: <nodes> nodes <nps> nps`
   variants             list the known variants
+  match  -engine cmd=PROG ... -engine cmd=PROG ... -each tc=10+0.1 [OPTIONS]
+                       referee a match between two UCI/XBoard engines in any variant
+                       (PGN, Elo, SPRT; 'chimera match -help' lists the options)
   help                 this text
 
 common options:
@@ -385,6 +389,8 @@ pub fn run(args: &[String]) -> i32 {
             say!("{USAGE}");
             Ok(())
         }
+        // its own cutechess-cli-like options and exit codes (130 after Ctrl-C)
+        "match" => return crate::tournament::main(rest),
         "perft" | "divide" | "moves" | "check" | "variants" | "bench" => {
             match parse_options(rest) {
                 Err(e) => Err(e),

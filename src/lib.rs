@@ -4,7 +4,7 @@
 //! `geometry` (squares, bitboards, attack tables) <- `piece` (types, Betza) <- `variant`
 //! (variants.ini -> `Rules`) <- `position` (board, make/unmake, Zobrist, FEN) <- `movegen`
 //! (orthodox and generic generators, notation) <- `rules` (one module per special mechanic)
-//! <- `perft` <- `cli`.
+//! <- `perft` <- `cli`; `tournament` (the `match` referee) judges engines with `rules`.
 #![deny(missing_docs)]
 
 pub mod cli;
@@ -19,5 +19,6 @@ pub mod position;
 pub mod protocol;
 pub mod rules;
 pub mod search;
+pub mod tournament;
 pub mod tt;
 pub mod variant;

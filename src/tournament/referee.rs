@@ -1,0 +1,405 @@
+//! The referee of one game: our rules decide what is legal and when the game ends.
+//!
+//! Every ply is asked of the engine in the seat of `Position::chooser()`, never "the other
+//! engine": in the 007 family a player chooses several plies in a row (and plies of the other
+//! colour). Players sit in seats, one per colour today; a three-player game would add a seat,
+//! not a flag. Each answer is checked against the legal moves and stored in canonical
+//! notation. An illegal or unparsable move, a crash, a time forfeit or a hang loses the game
+//! for that engine; otherwise the game ends by the variant's own rules (`rules::outcome`) or by
+//! adjudication.
+
+use super::client::{Answer, Client, Fault, FaultKind, GameView};
+use super::timecontrol::Clock;
+use crate::geometry::Color;
+use crate::movegen::{legal_moves, move_to_string, parse_move};
+use crate::moves::{Move, MoveKind, MoveList};
+use crate::position::Position;
+use crate::rules::outcome::{verdict, Outcome};
+use std::sync::atomic::AtomicBool;
+
+/// Draw adjudication: after `move_number` full moves, a game whose scores stayed within
+/// `score` centipawns for `move_count` consecutive moves of every player is drawn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DrawRule {
+    /// First full move at which the rule may apply.
+    pub move_number: u32,
+    /// Consecutive moves per player.
+    pub move_count: u32,
+    /// Largest absolute score, in centipawns.
+    pub score: i32,
+}
+
+/// Resign adjudication: a player whose own score was at or below `-score` for `move_count`
+/// consecutive moves loses (with `two_sided`, only if its opponent agreed).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ResignRule {
+    /// Consecutive moves.
+    pub move_count: u32,
+    /// Score threshold in centipawns.
+    pub score: i32,
+    /// Whether the opponent's score must also show the win.
+    pub two_sided: bool,
+}
+
+/// Adjudication settings.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Adjudication {
+    /// Draw rule.
+    pub draw: Option<DrawRule>,
+    /// Resign rule.
+    pub resign: Option<ResignRule>,
+    /// Draw after this many full moves.
+    pub max_moves: Option<u32>,
+}
+
+/// Why a game ended, as the PGN `Termination` tag says it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Termination {
+    /// By the rules (mate, stalemate, repetition, move rule...) or resignation.
+    Normal,
+    /// By the referee's adjudication rules.
+    Adjudication,
+    /// A player's time ran out.
+    TimeForfeit,
+    /// A player moved illegally.
+    IllegalMove,
+    /// A player rejected a legal move.
+    RulesInfraction,
+    /// A player's engine crashed or exited.
+    Abandoned,
+    /// A player's engine stopped answering.
+    Stalled,
+}
+
+impl Termination {
+    /// The PGN tag value (as cutechess-cli writes them).
+    pub fn tag(self) -> &'static str {
+        match self {
+            Termination::Normal => "normal",
+            Termination::Adjudication => "adjudication",
+            Termination::TimeForfeit => "time forfeit",
+            Termination::IllegalMove => "illegal move",
+            Termination::RulesInfraction => "rules infraction",
+            Termination::Abandoned => "abandoned",
+            Termination::Stalled => "stalled connection",
+        }
+    }
+}
+
+/// A finished game.
+pub struct GameRecord {
+    /// The position the game started from (after nothing).
+    pub start: Position,
+    /// Every ply played, opening moves included.
+    pub moves: Vec<Move>,
+    /// The result.
+    pub outcome: Outcome,
+    /// Why it ended.
+    pub termination: Termination,
+    /// In words, for the PGN comment.
+    pub reason: String,
+    /// Seats whose engine failed and needs a fresh process.
+    pub failed: Vec<bool>,
+}
+
+/// A game to play.
+pub struct GameSetup<'a> {
+    /// Start position.
+    pub start: Position,
+    /// Opening moves (canonical), already checked legal.
+    pub opening: &'a [String],
+    /// Start FEN to send, or `None` for the variant's start position.
+    pub fen: Option<&'a str>,
+    /// Adjudication rules.
+    pub adjudication: Adjudication,
+}
+
+/// The seat of the player of `color` in a two-player game.
+pub fn seat_of(color: Color) -> usize {
+    color.index()
+}
+
+/// An XBoard engine may write castling as `O-O`; translate it to the king's move.
+fn castling_spelling(pos: &mut Position, text: &str) -> Option<Move> {
+    let long = match text.trim_end_matches(['+', '#']) {
+        "O-O" | "0-0" => false,
+        "O-O-O" | "0-0-0" => true,
+        _ => return None,
+    };
+    let mut list = MoveList::new();
+    legal_moves(pos, &mut list);
+    list.iter().copied().find(|m| {
+        m.kind() == MoveKind::Castling && (m.rook_from().file() < m.from().file()) == long
+    })
+}
+
+/// How a game ended, before it is wrapped into a record.
+struct Ended {
+    outcome: Outcome,
+    termination: Termination,
+    reason: String,
+    /// The seat whose engine failed, if one did.
+    faulty: Option<usize>,
+}
+
+impl Ended {
+    fn new(outcome: Outcome, termination: Termination, reason: String) -> Ended {
+        Ended {
+            outcome,
+            termination,
+            reason,
+            faulty: None,
+        }
+    }
+
+    /// The player in `seat` loses; `faulty` if its engine needs a fresh process.
+    fn loss(seat: usize, termination: Termination, reason: String, faulty: bool) -> Ended {
+        Ended {
+            outcome: Outcome::Win(Color::from_index(seat).flip()),
+            termination,
+            reason,
+            faulty: faulty.then_some(seat),
+        }
+    }
+
+    /// The engine in `seat` failed.
+    fn fault(seat: usize, f: Fault) -> Ended {
+        let (term, what) = fault_words(f.kind, who(seat));
+        Ended::loss(seat, term, format!("{what}: {}", f.detail), true)
+    }
+}
+
+/// The name of the player in `seat` for the PGN comment.
+fn who(seat: usize) -> &'static str {
+    Color::from_index(seat).name()
+}
+
+/// Plays one game between the clients (by seat). `None` if interrupted.
+pub fn play(
+    setup: &GameSetup,
+    seats: &mut [Client],
+    clocks: &mut [Clock],
+    margins: &[u64],
+    variant: &str,
+    interrupt: &AtomicBool,
+) -> Option<GameRecord> {
+    let mut moves = Vec::new();
+    let ended = referee(
+        setup, seats, clocks, margins, variant, interrupt, &mut moves,
+    )?;
+    let mut failed = vec![false; seats.len()];
+    if let Some(s) = ended.faulty {
+        failed[s] = true;
+    }
+    Some(GameRecord {
+        start: setup.start.clone(),
+        moves,
+        outcome: ended.outcome,
+        termination: ended.termination,
+        reason: ended.reason,
+        failed,
+    })
+}
+
+/// The game loop; the moves played are left in `moves`.
+fn referee(
+    setup: &GameSetup,
+    seats: &mut [Client],
+    clocks: &mut [Clock],
+    margins: &[u64],
+    variant: &str,
+    interrupt: &AtomicBool,
+    moves: &mut Vec<Move>,
+) -> Option<Ended> {
+    let mut pos = setup.start.clone();
+    let mut texts: Vec<String> = Vec::new();
+    for t in setup.opening {
+        // the opening was validated when loaded
+        let m = parse_move(&mut pos, t).ok()?;
+        texts.push(move_to_string(&pos, m).to_string());
+        pos.make(m);
+        moves.push(m);
+    }
+    let mut scores: Vec<Vec<Option<i32>>> = vec![Vec::new(); seats.len()];
+    for (seat, client) in seats.iter_mut().enumerate() {
+        let view = GameView {
+            variant,
+            fen: setup.fen,
+            moves: &[],
+            clocks: [&clocks[0], &clocks[1]],
+            own: seat,
+        };
+        if let Err(f) = client.new_game(&view, interrupt) {
+            return Some(Ended::fault(seat, f));
+        }
+    }
+    loop {
+        if interrupt.load(std::sync::atomic::Ordering::Relaxed) {
+            return None;
+        }
+        if let Some(v) = verdict(&mut pos) {
+            let text = match v.outcome {
+                Outcome::Win(c) => format!("{} wins by {}", c.name(), v.reason),
+                Outcome::Draw => format!("Draw by {}", v.reason),
+            };
+            return Some(Ended::new(v.outcome, Termination::Normal, text));
+        }
+        if let Some(max) = setup.adjudication.max_moves {
+            if pos.moves_played() as u32 >= 2 * max {
+                return Some(Ended::new(
+                    Outcome::Draw,
+                    Termination::Adjudication,
+                    format!("Draw by adjudication: {max} moves played"),
+                ));
+            }
+        }
+        let seat = seat_of(pos.chooser());
+        let view = GameView {
+            variant,
+            fen: setup.fen,
+            moves: &texts,
+            clocks: [&clocks[0], &clocks[1]],
+            own: seat,
+        };
+        let (text, used, score) = match seats[seat].request(&view, interrupt) {
+            Ok(Answer::Interrupted) => return None,
+            Ok(Answer::Resign) => {
+                let why = format!("{} resigns", who(seat));
+                return Some(Ended::loss(seat, Termination::Normal, why, false));
+            }
+            Ok(Answer::Move { text, used, score }) => (text, used, score),
+            Err(f) => return Some(Ended::fault(seat, f)),
+        };
+        if !clocks[seat].charge(used, margins[seat]) {
+            let why = format!("{} loses on time", who(seat));
+            return Some(Ended::loss(seat, Termination::TimeForfeit, why, false));
+        }
+        let mv = match parse_move(&mut pos, &text) {
+            Ok(m) => m,
+            Err(e) => match castling_spelling(&mut pos, &text) {
+                Some(m) => m,
+                None => {
+                    let shown = if text.is_empty() { "(none)" } else { &text };
+                    let why = format!("{} makes an illegal move: {shown} ({e})", who(seat));
+                    return Some(Ended::loss(seat, Termination::IllegalMove, why, true));
+                }
+            },
+        };
+        texts.push(move_to_string(&pos, mv).to_string());
+        pos.make(mv);
+        moves.push(mv);
+        scores[seat].push(score);
+        if let Some((outcome, reason)) = adjudicate(&setup.adjudication, &scores, seat, &pos) {
+            return Some(Ended::new(outcome, Termination::Adjudication, reason));
+        }
+    }
+}
+
+/// The termination and the words for a fault of the player `who`.
+fn fault_words(kind: FaultKind, who: &str) -> (Termination, String) {
+    match kind {
+        FaultKind::IllegalMove => (
+            Termination::IllegalMove,
+            format!("{who} makes an illegal move"),
+        ),
+        FaultKind::Rejected => (
+            Termination::RulesInfraction,
+            format!("{who} rejects a legal move"),
+        ),
+        FaultKind::Crashed => (
+            Termination::Abandoned,
+            format!("{who}'s engine disconnects"),
+        ),
+        FaultKind::TimeForfeit => (Termination::TimeForfeit, format!("{who} loses on time")),
+        FaultKind::Stalled => (Termination::Stalled, format!("{who}'s connection stalls")),
+    }
+}
+
+/// The last `k` scores of a seat, if it has that many and all were reported.
+fn last(scores: &[Option<i32>], k: usize) -> Option<Vec<i32>> {
+    if k == 0 || scores.len() < k {
+        return None;
+    }
+    scores[scores.len() - k..].iter().copied().collect()
+}
+
+/// Applies the adjudication rules after `seat` moved.
+fn adjudicate(
+    a: &Adjudication,
+    scores: &[Vec<Option<i32>>],
+    seat: usize,
+    pos: &Position,
+) -> Option<(Outcome, String)> {
+    if let Some(r) = a.resign {
+        let k = r.move_count as usize;
+        let losing = last(&scores[seat], k).is_some_and(|s| s.iter().all(|&v| v <= -r.score));
+        let agreed = !r.two_sided
+            || (0..scores.len())
+                .filter(|&o| o != seat)
+                .all(|o| last(&scores[o], k).is_some_and(|s| s.iter().all(|&v| v >= r.score)));
+        if losing && agreed {
+            let c = Color::from_index(seat);
+            return Some((
+                Outcome::Win(c.flip()),
+                format!("{} wins by adjudication (resign rule)", c.flip().name()),
+            ));
+        }
+    }
+    if let Some(d) = a.draw {
+        let k = d.move_count as usize;
+        if pos.fullmove_number() > d.move_number
+            && scores
+                .iter()
+                .all(|s| last(s, k).is_some_and(|v| v.iter().all(|x| x.abs() <= d.score)))
+        {
+            return Some((
+                Outcome::Draw,
+                "Draw by adjudication (draw rule)".to_string(),
+            ));
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::variant::builtin_variants;
+
+    #[test]
+    fn adjudication_rules() {
+        let pos = Position::from_fen(
+            builtin_variants().get("chess").expect("chess"),
+            "4k3/8/8/8/8/8/8/4K3 w - - 0 41",
+        )
+        .expect("fen");
+        let a = Adjudication {
+            draw: Some(DrawRule {
+                move_number: 40,
+                move_count: 2,
+                score: 10,
+            }),
+            resign: Some(ResignRule {
+                move_count: 2,
+                score: 500,
+                two_sided: true,
+            }),
+            max_moves: None,
+        };
+        let calm = vec![vec![Some(3), Some(-5)], vec![Some(0), Some(10)]];
+        assert_eq!(
+            adjudicate(&a, &calm, 0, &pos).map(|r| r.0),
+            Some(Outcome::Draw)
+        );
+        let gap = vec![vec![None, Some(-5)], vec![Some(0), Some(10)]];
+        assert_eq!(adjudicate(&a, &gap, 0, &pos), None);
+        let lost = vec![vec![Some(-600), Some(-900)], vec![Some(700), Some(800)]];
+        assert_eq!(
+            adjudicate(&a, &lost, 0, &pos).map(|r| r.0),
+            Some(Outcome::Win(Color::Black))
+        );
+        // two-sided: the opponent does not agree yet
+        let hopeful = vec![vec![Some(-600), Some(-900)], vec![Some(100), Some(800)]];
+        assert_eq!(adjudicate(&a, &hopeful, 0, &pos), None);
+    }
+}

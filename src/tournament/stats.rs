@@ -1,0 +1,282 @@
+//! Match statistics from wins, draws and losses: score, Elo difference with a 95% error margin,
+//! likelihood of superiority, and the sequential probability ratio test.
+//!
+//! Elo is the logistic model: a score `s` means `-400 log10(1/s - 1)`. The error margin comes
+//! from the per-game variance of the trinomial (win 1, draw 1/2, loss 0) and the normal
+//! approximation. LOS is `P(true score > 1/2)` from wins and losses alone. The SPRT is the
+//! generalised SPRT used by fishtest and cutechess-cli: the log-likelihood ratio of the two
+//! hypotheses (logistic Elo `elo0` against `elo1`) under a normal approximation of the mean
+//! score, `N (s1 - s0) (2 m - s0 - s1) / (2 v)` (`m`, `v`: mean and variance of one game's
+//! score; `s0`, `s1`: the scores the two Elo values predict), compared with `ln(beta / (1 - alpha))` and
+//! `ln((1 - beta) / alpha)`.
+
+/// Wins, draws and losses of the first engine.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Wdl {
+    /// Games won.
+    pub wins: u32,
+    /// Games drawn.
+    pub draws: u32,
+    /// Games lost.
+    pub losses: u32,
+}
+
+/// The 97.5% quantile of the standard normal distribution.
+const Z95: f64 = 1.959_963_984_540_054;
+
+/// The error function (Abramowitz and Stegun 7.1.26; error below 1.5e-7).
+fn erf(x: f64) -> f64 {
+    let sign = if x < 0.0 { -1.0 } else { 1.0 };
+    let x = x.abs();
+    let t = 1.0 / (1.0 + 0.327_591_1 * x);
+    let poly = t
+        * (0.254_829_592
+            + t * (-0.284_496_736
+                + t * (1.421_413_741 + t * (-1.453_152_027 + t * 1.061_405_429))));
+    sign * (1.0 - poly * (-x * x).exp())
+}
+
+/// Elo difference of a score fraction.
+pub fn elo_of_score(s: f64) -> f64 {
+    -400.0 * (1.0 / s - 1.0).log10()
+}
+
+/// Expected score of an Elo difference.
+pub fn score_of_elo(elo: f64) -> f64 {
+    1.0 / (1.0 + 10f64.powf(-elo / 400.0))
+}
+
+impl Wdl {
+    /// Games played.
+    pub fn games(&self) -> u32 {
+        self.wins + self.draws + self.losses
+    }
+
+    /// Score fraction (0.5 with no games).
+    pub fn score(&self) -> f64 {
+        let n = self.games();
+        if n == 0 {
+            return 0.5;
+        }
+        (self.wins as f64 + 0.5 * self.draws as f64) / n as f64
+    }
+
+    /// Mean and per-game variance of the score.
+    fn mean_variance(&self) -> (f64, f64) {
+        let n = self.games() as f64;
+        let m = self.score();
+        let (w, d, l) = (
+            self.wins as f64 / n,
+            self.draws as f64 / n,
+            self.losses as f64 / n,
+        );
+        let v = w * (1.0 - m).powi(2) + d * (0.5 - m).powi(2) + l * m.powi(2);
+        (m, v)
+    }
+
+    /// Elo difference and its 95% error margin; `None` while the score is 0 or 1 (infinite).
+    pub fn elo(&self) -> Option<(f64, f64)> {
+        let n = self.games();
+        let s = self.score();
+        if n == 0 || s <= 0.0 || s >= 1.0 {
+            return None;
+        }
+        let (_, v) = self.mean_variance();
+        let dev = (v / n as f64).sqrt();
+        let lo = (s - Z95 * dev).max(1e-9);
+        let hi = (s + Z95 * dev).min(1.0 - 1e-9);
+        Some((elo_of_score(s), (elo_of_score(hi) - elo_of_score(lo)) / 2.0))
+    }
+
+    /// Likelihood of superiority in percent.
+    pub fn los(&self) -> f64 {
+        let (w, l) = (self.wins as f64, self.losses as f64);
+        if w + l == 0.0 {
+            return 50.0;
+        }
+        50.0 * (1.0 + erf((w - l) / (2.0 * (w + l)).sqrt()))
+    }
+
+    /// Draw ratio in percent.
+    pub fn draw_ratio(&self) -> f64 {
+        match self.games() {
+            0 => 0.0,
+            n => 100.0 * self.draws as f64 / n as f64,
+        }
+    }
+}
+
+/// The SPRT's hypotheses and error rates.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Sprt {
+    /// Elo under H0.
+    pub elo0: f64,
+    /// Elo under H1.
+    pub elo1: f64,
+    /// False positive rate.
+    pub alpha: f64,
+    /// False negative rate.
+    pub beta: f64,
+}
+
+/// What the SPRT says so far.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SprtState {
+    /// Keep playing.
+    Continue,
+    /// H0 (`elo0`) accepted.
+    H0,
+    /// H1 (`elo1`) accepted.
+    H1,
+}
+
+impl Sprt {
+    /// Lower and upper bounds of the log-likelihood ratio.
+    pub fn bounds(&self) -> (f64, f64) {
+        (
+            (self.beta / (1.0 - self.alpha)).ln(),
+            ((1.0 - self.beta) / self.alpha).ln(),
+        )
+    }
+
+    /// The log-likelihood ratio of H1 against H0 for these results. While every game had the
+    /// same result the variance is zero and the ratio undefined: it is 0 (no decision) until
+    /// two kinds of result have been seen.
+    pub fn llr(&self, r: &Wdl) -> f64 {
+        let (m, v) = r.mean_variance();
+        if r.games() == 0 || v <= 0.0 {
+            return 0.0;
+        }
+        let (s0, s1) = (score_of_elo(self.elo0), score_of_elo(self.elo1));
+        r.games() as f64 * (s1 - s0) * (2.0 * m - s0 - s1) / (2.0 * v)
+    }
+
+    /// The decision for these results.
+    pub fn state(&self, r: &Wdl) -> SprtState {
+        let llr = self.llr(r);
+        let (lo, hi) = self.bounds();
+        if llr >= hi {
+            SprtState::H1
+        } else if llr <= lo {
+            SprtState::H0
+        } else {
+            SprtState::Continue
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn elo_and_margin() {
+        let r = Wdl {
+            wins: 60,
+            draws: 20,
+            losses: 20,
+        };
+        assert!((r.score() - 0.7).abs() < 1e-12);
+        let (elo, margin) = r.elo().expect("finite");
+        assert!((elo - 147.19).abs() < 0.01, "{elo}");
+        // variance 0.6*0.09 + 0.2*0.04 + 0.2*0.49 = 0.16; sd of mean 0.04
+        let lo = elo_of_score(0.7 - Z95 * 0.04);
+        let hi = elo_of_score(0.7 + Z95 * 0.04);
+        assert!((margin - (hi - lo) / 2.0).abs() < 1e-9);
+        assert!(margin > 60.0 && margin < 80.0, "{margin}");
+        assert!(Wdl {
+            wins: 3,
+            draws: 0,
+            losses: 0
+        }
+        .elo()
+        .is_none());
+        assert_eq!(Wdl::default().score(), 0.5);
+    }
+
+    #[test]
+    fn los_values() {
+        assert_eq!(Wdl::default().los(), 50.0);
+        let even = Wdl {
+            wins: 10,
+            draws: 5,
+            losses: 10,
+        };
+        assert!((even.los() - 50.0).abs() < 1e-6);
+        // (w - l) / sqrt(2 (w + l)) = 10 / sqrt(60); Phi(10/sqrt(30)) = 0.96605
+        let ahead = Wdl {
+            wins: 20,
+            draws: 0,
+            losses: 10,
+        };
+        assert!((ahead.los() - 96.605).abs() < 0.01, "{}", ahead.los());
+        assert!((erf(1.0) - 0.842_700_79).abs() < 2e-7);
+    }
+
+    #[test]
+    fn sprt_bounds_and_decisions() {
+        let t = Sprt {
+            elo0: 0.0,
+            elo1: 10.0,
+            alpha: 0.05,
+            beta: 0.05,
+        };
+        let (lo, hi) = t.bounds();
+        assert!((lo + 2.944_438_98).abs() < 1e-6 && (hi - 2.944_438_98).abs() < 1e-6);
+        assert_eq!(t.llr(&Wdl::default()), 0.0);
+        // a run of one result decides nothing (zero variance)
+        assert_eq!(
+            t.llr(&Wdl {
+                wins: 50,
+                draws: 0,
+                losses: 0
+            }),
+            0.0
+        );
+        // a published GSPRT figure (jw1912/SPRT's README): W 4307 L 4063 D 8620, [0, 3] -> 2.99
+        let t3 = Sprt { elo1: 3.0, ..t };
+        let r = Wdl {
+            wins: 4307,
+            draws: 8620,
+            losses: 4063,
+        };
+        assert!((t3.llr(&r) - 2.992).abs() < 0.001, "{}", t3.llr(&r));
+        let even = Wdl {
+            wins: 100,
+            draws: 200,
+            losses: 100,
+        };
+        assert!(t.llr(&even) < 0.0);
+        let strong = Wdl {
+            wins: 600,
+            draws: 200,
+            losses: 400,
+        };
+        assert_eq!(t.state(&strong), SprtState::H1);
+        let weak = Wdl {
+            wins: 400,
+            draws: 200,
+            losses: 600,
+        };
+        assert_eq!(t.state(&weak), SprtState::H0);
+        assert_eq!(
+            t.state(&Wdl {
+                wins: 3,
+                draws: 2,
+                losses: 2
+            }),
+            SprtState::Continue
+        );
+        // by hand for w=600 d=200 l=400
+        let m: f64 = 700.0 / 1200.0;
+        let v =
+            (600.0 * (1.0 - m).powi(2) + 200.0 * (0.5 - m).powi(2) + 400.0 * m.powi(2)) / 1200.0;
+        let (s0, s1) = (0.5, score_of_elo(10.0));
+        let expect = 1200.0 * (s1 - s0) * (2.0 * m - s0 - s1) / (2.0 * v);
+        assert!(
+            (t.llr(&strong) - expect).abs() < 0.01,
+            "{} {expect}",
+            t.llr(&strong)
+        );
+    }
+}

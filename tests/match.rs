@@ -1,0 +1,434 @@
+//! `chimera match` end to end: our engine against itself (chess, Bracket, UCI against XBoard),
+//! scripted engines that misbehave (tests/match/fake_engine.py), resuming, Ctrl-C, and bad
+//! command lines. Games are short (node or depth limits, few moves) so the file runs in seconds.
+
+use chimera::position::Position;
+use chimera::tournament::pgn::{read_games, ReadGame};
+use chimera::variant::builtin_variants;
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+const BIN: &str = env!("CARGO_BIN_EXE_chimera");
+
+fn fake(mode: &str) -> Vec<String> {
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/match/fake_engine.py");
+    vec![
+        "-engine".into(),
+        "cmd=python3".into(),
+        format!("arg={script}"),
+        format!("arg={mode}"),
+        format!("name=fake-{mode}"),
+    ]
+}
+
+fn ours(name: &str) -> Vec<String> {
+    vec![
+        "-engine".into(),
+        format!("cmd={BIN}"),
+        format!("name={name}"),
+    ]
+}
+
+fn tmp(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("chimera-match-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let p = dir.join(name);
+    let _ = std::fs::remove_file(&p);
+    p
+}
+
+fn run(args: &[String]) -> Output {
+    Command::new(BIN)
+        .arg("match")
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+fn words(s: &str) -> Vec<String> {
+    s.split_whitespace().map(String::from).collect()
+}
+
+fn games_of(path: &PathBuf) -> Vec<ReadGame> {
+    let text = std::fs::read_to_string(path).expect("the PGN file exists");
+    read_games(&text)
+}
+
+/// Replays a game's move tokens with our rules (canonical or SAN), checking every move.
+fn replay(g: &ReadGame, variant: &str) -> Position {
+    let rules = builtin_variants().get(variant).expect("variant");
+    let mut pos = match g.tag("FEN") {
+        Some(f) => Position::from_fen(rules, f).expect("FEN tag"),
+        None => Position::startpos(rules),
+    };
+    for t in &g.moves {
+        let m = chimera::tournament::pgn::parse_pgn_move(&mut pos, t)
+            .unwrap_or_else(|| panic!("move {t} is legal after {}", pos.fen()));
+        pos.make(m);
+    }
+    pos
+}
+
+#[test]
+fn ours_against_ours_in_chess() {
+    let pgn = tmp("chess.pgn");
+    let mut a = ours("A");
+    a.extend(ours("B"));
+    a.extend(words("-each nodes=1500 -games 2 -maxmoves 50 -pgnout"));
+    a.push(pgn.to_string_lossy().into());
+    let out = run(&a);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(stdout.contains("Score of A vs B:"), "{stdout}");
+    assert!(stdout.contains("Elo difference:"), "{stdout}");
+    let games = games_of(&pgn);
+    assert_eq!(games.len(), 2);
+    for (i, g) in games.iter().enumerate() {
+        assert_eq!(g.tag("Round"), Some((i + 1).to_string().as_str()));
+        assert_eq!(g.tag("Variant"), Some("chess"));
+        assert_eq!(g.tag("Result"), g.result.as_deref());
+        assert_eq!(g.tag("PlyCount"), Some(g.moves.len().to_string().as_str()));
+        let term = g.tag("Termination").expect("Termination tag");
+        assert!(term == "normal" || term == "adjudication", "{term}");
+        let mut end = replay(g, "chess");
+        // a game ended by the rules ends in a position our rules call over
+        let verdict = chimera::rules::outcome::verdict(&mut end);
+        assert_eq!(term == "normal", verdict.is_some(), "{:?}", g.tags);
+    }
+    // colours alternate
+    assert_eq!(games[0].tag("White"), Some("A"));
+    assert_eq!(games[1].tag("White"), Some("B"));
+}
+
+#[test]
+fn ours_against_ours_in_bracket_with_openings() {
+    let pgn = tmp("bracket.pgn");
+    let book = tmp("bracket.epd");
+    // the start position and one after 1. d4 in Bracket
+    std::fs::write(
+        &book,
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\n\
+         rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq - 0 1\n",
+    )
+    .expect("write book");
+    let mut a = ours("X");
+    a.extend(ours("Y"));
+    a.extend(words(
+        "-each nodes=800 -variant bracket -games 2 -rounds 2 -repeat -maxmoves 30 -concurrency 2 -openings",
+    ));
+    a.push(format!("file={}", book.display()));
+    a.push("-pgnout".into());
+    a.push(pgn.to_string_lossy().into());
+    let out = run(&a);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let mut games = games_of(&pgn);
+    games.sort_by_key(|g| g.tag("Round").and_then(|r| r.parse::<u32>().ok()));
+    assert_eq!(games.len(), 4);
+    for g in &games {
+        assert_eq!(g.tag("Variant"), Some("bracket"));
+        replay(g, "bracket");
+        // canonical notation: one token per move, no SAN piece letters
+        assert!(g
+            .moves
+            .iter()
+            .all(|m| m.chars().next().is_some_and(|c| c.is_ascii_lowercase())));
+    }
+    // games 3 and 4 share the second opening, colours reversed
+    assert_eq!(games[0].tag("FEN"), None);
+    assert!(games[2].tag("FEN").is_some_and(|f| f.contains("3P4")));
+    assert_eq!(games[2].tag("FEN"), games[3].tag("FEN"));
+    assert_eq!(games[2].tag("White"), games[3].tag("Black"));
+}
+
+#[test]
+fn uci_against_xboard() {
+    let pgn = tmp("xboard.pgn");
+    let mut a = ours("uci");
+    a.extend(words("depth=2 -engine"));
+    a.push(format!("cmd={BIN}"));
+    a.extend(words(
+        "name=xb proto=xboard depth=2 -games 2 -maxmoves 25 -pgnout",
+    ));
+    a.push(pgn.to_string_lossy().into());
+    let out = run(&a);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let games = games_of(&pgn);
+    assert_eq!(games.len(), 2);
+    for g in &games {
+        replay(g, "chess");
+        let term = g.tag("Termination").expect("tag");
+        assert!(
+            term == "normal" || term == "adjudication",
+            "{term}: {:?}",
+            g.tags
+        );
+    }
+}
+
+/// A misbehaving engine loses every game with the given termination; the match finishes.
+fn misbehaves(mode: &str, termination: &str, extra: &str) -> String {
+    let pgn = tmp(&format!("fake-{mode}.pgn"));
+    let pids = tmp(&format!("fake-{mode}.pids"));
+    let mut a = ours("chimera");
+    a.extend(fake(mode));
+    a.extend(words(extra));
+    a.extend(words("-games 2 -pgnout"));
+    a.push(pgn.to_string_lossy().into());
+    let start = Instant::now();
+    let out = Command::new(BIN)
+        .arg("match")
+        .args(&a)
+        .env("FAKE_PID_FILE", &pids)
+        .stdin(Stdio::null())
+        .output()
+        .expect("runs");
+    let stdout = String::from_utf8_lossy(&out.stdout).to_string();
+    assert!(
+        out.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(start.elapsed() < Duration::from_secs(30));
+    assert!(
+        stdout.contains(&format!("Score of chimera vs fake-{mode}: 2 - 0 - 0")),
+        "{stdout}"
+    );
+    let games = games_of(&pgn);
+    assert_eq!(games.len(), 2);
+    for g in &games {
+        assert_eq!(g.tag("Termination"), Some(termination), "{:?}", g.tags);
+        let fake_white = g.tag("White") == Some(&format!("fake-{mode}"));
+        assert_eq!(
+            g.result.as_deref(),
+            Some(if fake_white { "0-1" } else { "1-0" })
+        );
+    }
+    // every process started was ended and reaped (a zombie would still have /proc/PID)
+    let started = std::fs::read_to_string(&pids).expect("pid file");
+    let n = started.lines().count();
+    assert!(
+        n >= 3,
+        "one check at start-up, then a fresh process per failed game: {n}"
+    );
+    for pid in started.lines() {
+        assert!(
+            !std::path::Path::new(&format!("/proc/{pid}")).exists(),
+            "process {pid} is still there"
+        );
+    }
+    std::fs::read_to_string(&pgn).unwrap_or_default()
+}
+
+#[test]
+fn illegal_move_loses() {
+    let text = misbehaves("illegal", "illegal move", "-each nodes=500");
+    assert!(text.contains("makes an illegal move: h1h8"), "{text}");
+}
+
+#[test]
+fn unparsable_move_loses() {
+    misbehaves("garbage", "illegal move", "-each nodes=500");
+}
+
+#[test]
+fn crash_loses() {
+    let text = misbehaves("crash", "abandoned", "-each nodes=500");
+    assert!(text.contains("disconnects"), "{text}");
+}
+
+#[test]
+fn hang_loses_on_a_clock_and_without_one() {
+    // on a clock the engine is told to stop when its time is up, then given up on
+    let text = misbehaves("hang", "stalled connection", "-each tc=0.3+0.05");
+    assert!(text.contains("connection stalls"), "{text}");
+    // with a node limit only, the stall limit catches it
+    misbehaves("hang", "stalled connection", "stall=2 -each nodes=500");
+}
+
+#[test]
+fn resume_plays_only_the_missing_games() {
+    let pgn = tmp("resume.pgn");
+    let mut a = ours("A");
+    a.extend(ours("B"));
+    a.extend(words("-each depth=1 -maxmoves 10 -pgnout"));
+    a.push(pgn.to_string_lossy().into());
+    let mut first = a.clone();
+    first.extend(words("-games 2"));
+    assert!(run(&first).status.success());
+    // a torn write at the end of the file is dropped on resume
+    let mut text = std::fs::read_to_string(&pgn).expect("pgn");
+    text.push_str("[Event \"Chimera match\"]\n[Round \"3\"]\n\n1. e4 e5 2.");
+    std::fs::write(&pgn, text).expect("write");
+    let mut again = a;
+    again.extend(words("-games 4 -resume"));
+    let out = run(&again);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    assert!(stdout.contains("Resuming: 2 of 4 games"), "{stdout}");
+    assert!(!stdout.contains("Finished game 1 "), "{stdout}");
+    let games = games_of(&pgn);
+    let rounds: Vec<&str> = games.iter().filter_map(|g| g.tag("Round")).collect();
+    assert_eq!(rounds, vec!["1", "2", "3", "4"]);
+    assert!(games.iter().all(|g| g.result.is_some()));
+    assert!(
+        stdout.contains("Score of A vs B:") && stdout.contains("] 4"),
+        "{stdout}"
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn ctrl_c_keeps_the_finished_games() {
+    let pgn = tmp("interrupt.pgn");
+    let mut a = ours("A");
+    a.extend(ours("B"));
+    a.extend(words(
+        "-each st=0.02 timemargin=500 -games 100 -maxmoves 30 -pgnout",
+    ));
+    a.push(pgn.to_string_lossy().into());
+    let child = Command::new(BIN)
+        .arg("match")
+        .args(&a)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("starts");
+    // wait for the first finished game, then interrupt
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while Instant::now() < deadline {
+        let text = std::fs::read_to_string(&pgn).unwrap_or_default();
+        if text.contains("[Termination") {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let status = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(status.success());
+    let out = child.wait_with_output().expect("ends");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(130), "{stdout}");
+    assert!(stdout.contains("Interrupted"), "{stdout}");
+    let games = games_of(&pgn);
+    assert!(!games.is_empty() && games.len() < 100);
+    assert!(
+        games.iter().all(|g| g.result.is_some()),
+        "only whole games are written"
+    );
+}
+
+#[test]
+fn bad_command_lines_are_errors() {
+    let book = tmp("bad.epd");
+    std::fs::write(
+        &book,
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\nnot a fen\n",
+    )
+    .expect("write");
+    let cases: Vec<(Vec<String>, &str)> = vec![
+        (
+            words("-engine cmd=/nonexistent/engine -engine cmd=/nonexistent/b -each tc=1"),
+            "cannot start",
+        ),
+        (
+            [
+                ours("A"),
+                ours("B"),
+                words("-each tc=1 option.NoSuchOption=3"),
+            ]
+            .concat(),
+            "has no option 'NoSuchOption'",
+        ),
+        (
+            [ours("A"), ours("B"), words("-each tc=1 -variant nosuch")].concat(),
+            "unknown variant",
+        ),
+        (
+            [
+                ours("A"),
+                ours("B"),
+                words("-each tc=1 -openings file=/nonexistent.epd"),
+            ]
+            .concat(),
+            "cannot read openings file",
+        ),
+        (
+            [
+                ours("A"),
+                ours("B"),
+                words("-each tc=1 -openings"),
+                vec![format!("file={}", book.display())],
+            ]
+            .concat(),
+            ":2:",
+        ),
+        (
+            [ours("A"), ours("B"), words("-each tc=1 -games x")].concat(),
+            "takes a number",
+        ),
+        ([ours("A"), ours("B")].concat(), "no time control"),
+        (
+            [ours("A"), ours("B"), words("proto=xboard -each nodes=5")].concat(),
+            "XBoard",
+        ),
+    ];
+    for (args, expect) in cases {
+        let out = run(&args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
+        assert!(
+            err.contains(expect),
+            "{args:?}: expected '{expect}' in: {err}"
+        );
+        assert!(!err.contains("panicked"), "{err}");
+    }
+    // help is not an error, and the main usage names the subcommand
+    assert!(run(&words("-help")).status.success());
+    let usage = Command::new(BIN).arg("help").output().expect("runs");
+    assert!(String::from_utf8_lossy(&usage.stdout).contains("match"));
+}
+
+#[test]
+fn sprt_stops_when_it_decides() {
+    let book = tmp("sprt.epd");
+    std::fs::write(
+        &book,
+        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1\n\
+         rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq - 0 1\n\
+         rnbqkbnr/pppppppp/8/8/2P5/8/PP1PPPPP/RNBQKBNR b KQkq - 0 1\n\
+         rnbqkbnr/pppppppp/8/8/8/5N2/PPPPPPPP/RNBQKB1R b KQkq - 1 1\n",
+    )
+    .expect("write");
+    // depth 4 against depth 1: the stronger side wins or draws (20-move adjudication)
+    let mut a = ours("strong");
+    a.extend(words("depth=4"));
+    a.extend(ours("weak"));
+    a.extend(words(
+        "depth=1 -games 2 -rounds 20 -repeat -maxmoves 20 -sprt elo0=-100 elo1=100 alpha=0.2 beta=0.2 -openings",
+    ));
+    a.push(format!("file={}", book.display()));
+    let out = run(&a);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    assert!(stdout.contains("H1 was accepted"), "{stdout}");
+    let played = stdout.matches("Finished game").count();
+    assert!(
+        played < 40,
+        "the SPRT ended the match early: {played} games"
+    );
+}

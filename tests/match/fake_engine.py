@@ -1,0 +1,48 @@
+#!/usr/bin/env python3
+"""A scripted UCI engine that misbehaves on purpose, for the `match` referee's tests.
+
+usage: fake_engine.py MODE      (MODE: illegal, garbage, crash, hang)
+  illegal  answers every `go` with a move that is never legal in the first plies (h1h8)
+  garbage  answers with something that is not a move at all
+  crash    exits with status 3 when asked to move
+  hang     never answers `go` (and ignores `stop`)
+If FAKE_PID_FILE is set, the engine appends its process id to that file, so a test can check
+that the referee ended and reaped every process it started.
+"""
+import os
+import sys
+
+mode = sys.argv[1] if len(sys.argv) > 1 else "illegal"
+pid_file = os.environ.get("FAKE_PID_FILE")
+if pid_file:
+    with open(pid_file, "a") as f:
+        f.write(f"{os.getpid()}\n")
+
+
+def say(s):
+    sys.stdout.write(s + "\n")
+    sys.stdout.flush()
+
+
+for line in sys.stdin:
+    cmd = line.split()
+    if not cmd:
+        continue
+    if cmd[0] == "uci":
+        say(f"id name fake-{mode}")
+        say("option name Hash type spin default 16 min 1 max 1024")
+        say("uciok")
+    elif cmd[0] == "isready":
+        say("readyok")
+    elif cmd[0] == "go":
+        if mode == "illegal":
+            say("info depth 1 score cp 0")
+            say("bestmove h1h8")
+        elif mode == "garbage":
+            say("bestmove hello")
+        elif mode == "crash":
+            sys.exit(3)
+        # hang: say nothing
+    elif cmd[0] == "quit":
+        if mode != "hang":
+            break
