@@ -602,7 +602,7 @@ impl Client {
                     let used = at.saturating_duration_since(sent_at);
                     match self.spec.proto {
                         Proto::Uci => {
-                            if t.starts_with("info") {
+                            if t.starts_with("info") && !t.starts_with("info string") {
                                 score = uci_score(t).or(score);
                             } else if let Some(rest) = t.strip_prefix("bestmove") {
                                 let text = rest.split_whitespace().next().unwrap_or("").to_string();

@@ -288,6 +288,13 @@ fn worker(plan: &Plan, shared: &Mutex<Shared>) {
                 }
             }
         }
+        say(&format!(
+            "Started game {} of {} ({} vs {})",
+            index + 1,
+            plan.total,
+            cfg.engines[seats[0]].name,
+            cfg.engines[seats[1]].name
+        ));
         let opening = plan.opening(index);
         let start = match &opening.fen {
             Some(f) => Position::from_fen(plan.rules.clone(), f),

@@ -4,11 +4,12 @@
 //! Elo is the logistic model: a score `s` means `-400 log10(1/s - 1)`. The error margin comes
 //! from the per-game variance of the trinomial (win 1, draw 1/2, loss 0) and the normal
 //! approximation. LOS is `P(true score > 1/2)` from wins and losses alone. The SPRT is the
-//! generalised SPRT used by fishtest and cutechess-cli: the log-likelihood ratio of the two
-//! hypotheses (logistic Elo `elo0` against `elo1`) under a normal approximation of the mean
-//! score, `N (s1 - s0) (2 m - s0 - s1) / (2 v)` (`m`, `v`: mean and variance of one game's
-//! score; `s0`, `s1`: the scores the two Elo values predict), compared with `ln(beta / (1 - alpha))` and
-//! `ln((1 - beta) / alpha)`.
+//! generalised SPRT of fishtest: the log-likelihood ratio of the two hypotheses (logistic
+//! Elo `elo0` against `elo1`), each the most likely win/draw/loss distribution whose mean is
+//! the score the hypothesis predicts, compared with `ln(beta / (1 - alpha))` and
+//! `ln((1 - beta) / alpha)`. For many games it equals the normal approximation
+//! `N (s1 - s0) (2 m - s0 - s1) / (2 v)` (`m`, `v`: mean and variance of one game's score)
+//! that cutechess-cli prints; unlike it, it stays finite while every game has the same result.
 
 /// Wins, draws and losses of the first engine.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -74,7 +75,8 @@ impl Wdl {
         (m, v)
     }
 
-    /// Elo difference and its 95% error margin; `None` while the score is 0 or 1 (infinite).
+    /// Elo difference and its 95% error margin (infinite while the interval reaches a score
+    /// of 0 or 1); `None` while the score itself is 0 or 1.
     pub fn elo(&self) -> Option<(f64, f64)> {
         let n = self.games();
         let s = self.score();
@@ -83,9 +85,14 @@ impl Wdl {
         }
         let (_, v) = self.mean_variance();
         let dev = (v / n as f64).sqrt();
-        let lo = (s - Z95 * dev).max(1e-9);
-        let hi = (s + Z95 * dev).min(1.0 - 1e-9);
-        Some((elo_of_score(s), (elo_of_score(hi) - elo_of_score(lo)) / 2.0))
+        let (lo, hi) = (s - Z95 * dev, s + Z95 * dev);
+        // an interval reaching a score of 0 or 1 reaches infinite Elo
+        let margin = if lo <= 0.0 || hi >= 1.0 {
+            f64::INFINITY
+        } else {
+            (elo_of_score(hi) - elo_of_score(lo)) / 2.0
+        };
+        Some((elo_of_score(s), margin))
     }
 
     /// Likelihood of superiority in percent.
@@ -104,6 +111,41 @@ impl Wdl {
             n => 100.0 * self.draws as f64 / n as f64,
         }
     }
+}
+
+/// Scores of a loss, a draw and a win.
+const RESULT_SCORE: [f64; 3] = [0.0, 0.5, 1.0];
+
+/// The result probabilities (loss, draw, win) that make `counts` most likely among those whose
+/// expected score is `s` (0 < s < 1). With a Lagrange multiplier the answer is
+/// `p_i = f_i / (1 + l (x_i - s))`, `f_i` the observed frequencies and `x_i` the scores, where
+/// `l` solves `sum f_i (x_i - s) / (1 + l (x_i - s)) = 0`; the sum falls as `l` grows, so
+/// bisection finds it. Zero counts are raised to a tiny value (as fishtest does) so that
+/// every result keeps some probability.
+pub fn constrained_mle(counts: &[f64; 3], s: f64) -> [f64; 3] {
+    const EPS: f64 = 1e-3;
+    let c = counts.map(|n| n.max(EPS));
+    let total: f64 = c.iter().sum();
+    let f = c.map(|n| n / total);
+    let g = |l: f64| -> f64 {
+        (0..3)
+            .map(|i| f[i] * (RESULT_SCORE[i] - s) / (1.0 + l * (RESULT_SCORE[i] - s)))
+            .sum()
+    };
+    // the multiplier keeps 1 + l (x - s) > 0 for x = 0 and x = 1
+    let (mut lo, mut hi) = (-1.0 / (1.0 - s), 1.0 / s);
+    for _ in 0..200 {
+        let mid = 0.5 * (lo + hi);
+        if g(mid) > 0.0 {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    let l = 0.5 * (lo + hi);
+    let p: [f64; 3] = std::array::from_fn(|i| f[i] / (1.0 + l * (RESULT_SCORE[i] - s)));
+    let sum: f64 = p.iter().sum();
+    p.map(|x| x / sum)
 }
 
 /// The SPRT's hypotheses and error rates.
@@ -139,16 +181,21 @@ impl Sprt {
         )
     }
 
-    /// The log-likelihood ratio of H1 against H0 for these results. While every game had the
-    /// same result the variance is zero and the ratio undefined: it is 0 (no decision) until
-    /// two kinds of result have been seen.
+    /// The log-likelihood ratio of H1 against H0 for these results: `sum N_i ln(p1_i / p0_i)`
+    /// over the three results, where `p0`, `p1` are the most likely result probabilities
+    /// whose mean score is `s0`, `s1` ([`constrained_mle`]). A run of one result gives a finite
+    /// ratio (`n ln(s1 / s0)` for wins).
     pub fn llr(&self, r: &Wdl) -> f64 {
-        let (m, v) = r.mean_variance();
-        if r.games() == 0 || v <= 0.0 {
+        if r.games() == 0 {
             return 0.0;
         }
+        let counts = [r.losses as f64, r.draws as f64, r.wins as f64];
         let (s0, s1) = (score_of_elo(self.elo0), score_of_elo(self.elo1));
-        r.games() as f64 * (s1 - s0) * (2.0 * m - s0 - s1) / (2.0 * v)
+        let (p0, p1) = (constrained_mle(&counts, s0), constrained_mle(&counts, s1));
+        (0..3)
+            .filter(|&i| counts[i] > 0.0)
+            .map(|i| counts[i] * (p1[i] / p0[i]).ln())
+            .sum()
     }
 
     /// The decision for these results.
@@ -184,6 +231,12 @@ mod tests {
         let hi = elo_of_score(0.7 + Z95 * 0.04);
         assert!((margin - (hi - lo) / 2.0).abs() < 1e-9);
         assert!(margin > 60.0 && margin < 80.0, "{margin}");
+        let lopsided = Wdl {
+            wins: 26,
+            draws: 0,
+            losses: 3,
+        };
+        assert_eq!(lopsided.elo().map(|e| e.1), Some(f64::INFINITY));
         assert!(Wdl {
             wins: 3,
             draws: 0,
@@ -224,15 +277,6 @@ mod tests {
         let (lo, hi) = t.bounds();
         assert!((lo + 2.944_438_98).abs() < 1e-6 && (hi - 2.944_438_98).abs() < 1e-6);
         assert_eq!(t.llr(&Wdl::default()), 0.0);
-        // a run of one result decides nothing (zero variance)
-        assert_eq!(
-            t.llr(&Wdl {
-                wins: 50,
-                draws: 0,
-                losses: 0
-            }),
-            0.0
-        );
         // a published GSPRT figure (jw1912/SPRT's README): W 4307 L 4063 D 8620, [0, 3] -> 2.99
         let t3 = Sprt { elo1: 3.0, ..t };
         let r = Wdl {
@@ -240,7 +284,15 @@ mod tests {
             draws: 8620,
             losses: 4063,
         };
-        assert!((t3.llr(&r) - 2.992).abs() < 0.001, "{}", t3.llr(&r));
+        assert!((t3.llr(&r) - 2.99).abs() < 0.01, "{}", t3.llr(&r));
+        // a run of wins: n ln(s1 / s0) in the limit, finite
+        let wins = Wdl {
+            wins: 20,
+            draws: 0,
+            losses: 0,
+        };
+        let expect = 20.0 * (score_of_elo(10.0) / 0.5).ln();
+        assert!((t.llr(&wins) - expect).abs() < 0.01, "{}", t.llr(&wins));
         let even = Wdl {
             wins: 100,
             draws: 200,
@@ -259,24 +311,37 @@ mod tests {
             losses: 600,
         };
         assert_eq!(t.state(&weak), SprtState::H0);
-        assert_eq!(
-            t.state(&Wdl {
-                wins: 3,
-                draws: 2,
-                losses: 2
-            }),
-            SprtState::Continue
-        );
-        // by hand for w=600 d=200 l=400
+        let few = Wdl {
+            wins: 3,
+            draws: 2,
+            losses: 2,
+        };
+        assert_eq!(t.state(&few), SprtState::Continue);
+        // for many games the ratio approaches the normal approximation
         let m: f64 = 700.0 / 1200.0;
         let v =
             (600.0 * (1.0 - m).powi(2) + 200.0 * (0.5 - m).powi(2) + 400.0 * m.powi(2)) / 1200.0;
         let (s0, s1) = (0.5, score_of_elo(10.0));
-        let expect = 1200.0 * (s1 - s0) * (2.0 * m - s0 - s1) / (2.0 * v);
+        let approx = 1200.0 * (s1 - s0) * (2.0 * m - s0 - s1) / (2.0 * v);
         assert!(
-            (t.llr(&strong) - expect).abs() < 0.01,
-            "{} {expect}",
+            (t.llr(&strong) - approx).abs() < 0.05 * approx,
+            "{} {approx}",
             t.llr(&strong)
         );
+    }
+
+    #[test]
+    fn constrained_mle_has_the_asked_mean() {
+        for (counts, s) in [
+            ([10.0, 5.0, 20.0], 0.5),
+            ([0.0, 0.0, 7.0], 0.6),
+            ([3.0, 0.0, 0.0], 0.4),
+        ] {
+            let p = constrained_mle(&counts, s);
+            let mean = 0.5 * p[1] + p[2];
+            assert!((mean - s).abs() < 1e-9, "{p:?}");
+            assert!((p.iter().sum::<f64>() - 1.0).abs() < 1e-9);
+            assert!(p.iter().all(|&x| x >= 0.0));
+        }
     }
 }
