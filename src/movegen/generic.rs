@@ -373,7 +373,7 @@ fn castling_moves(pos: &Position, list: &mut MoveList) {
     let Some(king) = pos.king_square(us) else {
         return;
     };
-    if rules.checking && is_attacked(pos, king, us.flip()) {
+    if rules.checking && castle_attacked(pos, king, us.flip()) {
         return;
     }
     for side in 0..2 {
@@ -414,11 +414,32 @@ fn castling_moves(pos: &Position, list: &mut MoveList) {
         if rules.checking
             && between(king, kto)
                 .iter()
-                .any(|s| is_attacked(pos, s, us.flip()))
+                .any(|s| castle_attacked(pos, s, us.flip()))
         {
             continue;
         }
         list.push(Move::castling(king, kto, rook, rto));
+    }
+}
+
+/// Whether a square the castling king stands on or crosses is attacked: the ordinary relation,
+/// or the restriction module's for the side to move's own status (`rules::restrict::attacked`).
+#[inline]
+fn castle_attacked(pos: &Position, sq: Square, by: Color) -> bool {
+    if pos.rules().restricts {
+        crate::rules::restrict::attacked(pos, sq, by)
+    } else {
+        is_attacked(pos, sq, by)
+    }
+}
+
+/// Whether the side to move's royal man is attacked, under the variant's relation for its own
+/// status ([`castle_attacked`]).
+pub fn in_check(pos: &Position) -> bool {
+    let us = pos.side_to_move();
+    match pos.king_square(us) {
+        Some(k) if pos.rules().checking => castle_attacked(pos, k, us.flip()),
+        _ => false,
     }
 }
 
@@ -606,8 +627,18 @@ fn king_step_exposes(pos: &Position, from: Square, to: Square, enemy_types: u16)
     rules.checking && attacked_by(pos, to, them, enemy, enemy_types, occ)
 }
 
-/// Legal moves, generically.
+/// Legal moves, generically: the moves legal under the ordinary rules, less those the
+/// variant's facing rule or restriction module bars (`rules::restrict`).
 pub fn legal_moves(pos: &mut Position, list: &mut MoveList) {
+    ordinary_legal_moves(pos, list);
+    if pos.rules().restricts {
+        crate::rules::restrict::filter(pos, list);
+    }
+}
+
+/// The moves that leave the mover's king unattacked (and obey the flying general), before any
+/// restriction: what Torpedo calls the FIDE-legal moves.
+pub fn ordinary_legal_moves(pos: &mut Position, list: &mut MoveList) {
     let mut pseudo = MoveList::new();
     generate_pseudo(pos, &mut pseudo);
     let special = pos.rules().special;
@@ -647,12 +678,15 @@ pub fn legal_moves_by_testing(pos: &mut Position, list: &mut MoveList) {
     if special != SpecialMoves::None {
         merge_same_effect(pos, list);
     }
+    if pos.rules().restricts {
+        crate::rules::restrict::filter(pos, list);
+    }
 }
 
 /// Number of legal moves (`legal_moves(pos).len()`), counting without listing where no rule
 /// module can add moves.
 pub fn count_legal(pos: &mut Position) -> usize {
-    if pos.rules().special != SpecialMoves::None {
+    if pos.rules().special != SpecialMoves::None || pos.rules().restricts {
         let mut list = MoveList::new();
         legal_moves(pos, &mut list);
         return list.len();

@@ -31,8 +31,11 @@ pub fn in_check(pos: &Position) -> bool {
     if !pos.rules().checking {
         return false;
     }
+    if !pos.rules().orthodox {
+        return generic::in_check(pos);
+    }
     match pos.king_square(us) {
-        Some(k) => is_attacked(pos, k, us.flip()),
+        Some(k) => orthodox::is_attacked(pos, k, us.flip()),
         None => false,
     }
 }

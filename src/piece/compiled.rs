@@ -55,6 +55,8 @@ pub struct CompiledPiece {
     pub rays: Vec<Ray>,
     /// Captures on the eight adjacent squares are barred (J'Adoube).
     pub no_adjacent_capture: bool,
+    /// Non-capturing leaps to the mirror squares were added (Kaleidoscope, `mirrorLeap`).
+    pub mirror_leap: bool,
 }
 
 const ORTHO: [(i8, i8); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
@@ -77,6 +79,7 @@ impl CompiledPiece {
             bishop_capture: None,
             rays: Vec::new(),
             no_adjacent_capture,
+            mirror_leap: false,
         };
         for atom in atoms {
             match atom.reach {
@@ -159,6 +162,33 @@ impl CompiledPiece {
             }
         }
         cp
+    }
+
+    /// Adds non-capturing leaps from every square of a board of `shape` to its mirror images:
+    /// left-right, top-bottom and both (the three squares with the same distances from the
+    /// nearest end rank and end file). A square that is its own image (the middle file or rank
+    /// of an odd board) gets no leap there. Quiet leaps are masked with the empty squares by
+    /// the generator, so the leaps never capture and cannot be blocked.
+    pub fn add_mirror_leaps(&mut self, shape: crate::geometry::BoardShape) {
+        let (files, ranks) = (shape.files as i8, shape.ranks as i8);
+        for sq in Square::all() {
+            let (f, r) = (sq.file(), sq.rank());
+            if f >= files || r >= ranks {
+                continue;
+            }
+            for (mf, mr) in [
+                (files - 1 - f, r),
+                (f, ranks - 1 - r),
+                (files - 1 - f, ranks - 1 - r),
+            ] {
+                if let Some(t) = Square::from_coords(mf, mr).filter(|&t| t != sq) {
+                    for c in 0..2 {
+                        self.leap_quiet[c][sq.index()] |= t.bb();
+                    }
+                }
+            }
+        }
+        self.mirror_leap = true;
     }
 
     /// Whether any component captures by hopping or along an irregular ray.

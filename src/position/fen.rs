@@ -38,6 +38,8 @@ pub enum FenError {
     EnPassant(String),
     /// Bad move counter.
     Counter(String),
+    /// A bad or unknown extension field (`key=value` after the standard fields).
+    Extension(String),
     /// The position breaks a rule (kings, pawns on impossible ranks, side not to move in check).
     Illegal(String),
 }
@@ -71,6 +73,7 @@ impl fmt::Display for FenError {
             FenError::Castling(s) => write!(f, "bad castling field: {s}"),
             FenError::EnPassant(s) => write!(f, "bad en-passant field: {s}"),
             FenError::Counter(s) => write!(f, "bad move counter '{s}'"),
+            FenError::Extension(s) => write!(f, "bad FEN extension field: {s}"),
             FenError::Illegal(s) => write!(f, "illegal position: {s}"),
         }
     }
@@ -117,7 +120,18 @@ fn castle_path(
 impl Position {
     /// Parses a FEN for `rules`. Missing clock fields default to `0 1`.
     pub fn from_fen(rules: Arc<Rules>, fen: &str) -> Result<Position, FenError> {
-        let fields: Vec<&str> = fen.split_whitespace().collect();
+        let all: Vec<&str> = fen.split_whitespace().collect();
+        // extension fields (`key=value`, a rule module's state) follow the standard ones
+        let standard = all
+            .iter()
+            .position(|f| f.contains('='))
+            .unwrap_or(all.len());
+        let (fields, extensions) = all.split_at(standard);
+        if let Some(bad) = extensions.iter().find(|f| !f.contains('=')) {
+            return Err(FenError::Extension(format!(
+                "'{bad}' follows an extension field; the six standard fields come first"
+            )));
+        }
         if fields.len() < 2 || fields.len() > 6 {
             return Err(FenError::FieldCount(fields.len()));
         }
@@ -261,6 +275,15 @@ impl Position {
         pos.state.ply = 2 * (fullmove - 1) + (pos.stm == Color::Black) as u32;
 
         pos.validate()?;
+        for field in extensions {
+            if !rules.restricts {
+                return Err(FenError::Extension(format!(
+                    "'{field}': this variant has no FEN extension fields"
+                )));
+            }
+            crate::rules::restrict::parse_fen_field(&mut pos, field)
+                .map_err(FenError::Extension)?;
+        }
         pos.state.key = pos.compute_key();
         Ok(pos)
     }
@@ -394,6 +417,9 @@ impl Position {
                 }
             }
         }
+        if rules.restricts {
+            crate::rules::restrict::validate(self).map_err(FenError::Illegal)?;
+        }
         if rules.checking {
             let them = self.stm.flip();
             if let Some(k) = self.king_square(them) {
@@ -482,6 +508,9 @@ impl Position {
             self.state.halfmove,
             self.fullmove_number()
         ));
+        if self.rules.restricts {
+            s.push_str(&crate::rules::restrict::fen_fields(self));
+        }
         s
     }
 }

@@ -443,6 +443,10 @@ impl Position {
             mv: m,
             before,
         });
+        // a restriction module's state (Nonlinear's last move); `unmake` restores it with the rest
+        if self.rules.restricts && self.rules.restriction.has_state() {
+            crate::rules::restrict::after_make(self, m);
+        }
     }
 
     /// En-passant target after a move (64 = none): per the project's ruling, a pawn of the mover

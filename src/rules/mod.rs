@@ -1,10 +1,17 @@
 //! Rule modules: one module per mechanic that data cannot describe. Each owns its move
 //! generation, its board edits and its notation; shared code calls them only for
-//! `MoveKind::Special` moves, so orthodox moves never pay for them.
+//! `MoveKind::Special` moves, so orthodox moves never pay for them. Restrictions (legality
+//! filters: the facing rule, Hippophobic, Garrison, Nonlinear) are dispatched by [`restrict`],
+//! called only for variants with `Rules::restricts`.
 
 pub mod bracket;
 pub mod eviction;
+pub mod facing;
+pub mod garrison;
+pub mod hippophobic;
+pub mod nonlinear;
 pub mod outcome;
+pub mod restrict;
 
 use crate::movegen::MoveText;
 use crate::moves::{Move, MoveList};

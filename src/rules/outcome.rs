@@ -59,6 +59,26 @@ pub fn extinction(pos: &Position) -> Option<GameValue> {
     gone.then_some(value)
 }
 
+/// The value, for the side to move, of having no legal move: `checkmateValue` in check;
+/// otherwise `barredValue` when the variant's facing rule or restriction module alone barred
+/// every move that is legal under the ordinary rules (Torpedo's loss), else `stalemateValue`.
+/// Also says which it was ("checkmate", "all moves barred", "stalemate").
+pub fn no_move_value(pos: &mut Position, checked: bool) -> (GameValue, &'static str) {
+    let rules = pos.rules();
+    if checked {
+        return (rules.checkmate_value, "checkmate");
+    }
+    let (stalemate, barred) = (rules.stalemate_value, rules.barred_value);
+    if rules.restricts {
+        let mut list = MoveList::new();
+        crate::movegen::generic::ordinary_legal_moves(pos, &mut list);
+        if !list.is_empty() {
+            return (barred, "all moves barred");
+        }
+    }
+    (stalemate, "stalemate")
+}
+
 /// Whether the move rule has drawn the game (checkmate takes precedence; the caller checks it).
 #[inline]
 pub fn move_rule_draw(pos: &Position) -> bool {
@@ -84,17 +104,11 @@ pub fn verdict(pos: &mut Position) -> Option<Verdict> {
     let mut list = MoveList::new();
     legal_moves(pos, &mut list);
     if list.is_empty() {
-        let rules = pos.rules();
-        return Some(if in_check(pos) {
-            Verdict {
-                outcome: outcome_for(us, rules.checkmate_value),
-                reason: "checkmate".into(),
-            }
-        } else {
-            Verdict {
-                outcome: outcome_for(us, rules.stalemate_value),
-                reason: "stalemate".into(),
-            }
+        let checked = in_check(pos);
+        let (value, reason) = no_move_value(pos, checked);
+        return Some(Verdict {
+            outcome: outcome_for(us, value),
+            reason: reason.into(),
         });
     }
     if move_rule_draw(pos) {

@@ -35,7 +35,11 @@ impl Traits {
     pub fn of(rules: &Rules) -> Traits {
         // Passing is a sound bound only when being unable to move is no worse than a draw for
         // the side to move and turns alternate; special mechanics keep it unless they say otherwise.
+        // A restriction that makes "every move barred" a loss (Torpedo) or depends on the
+        // opponent's last move (Nonlinear) makes passing meaningless too.
         let null_move = rules.stalemate_value == crate::variant::GameValue::Draw
+            && rules.barred_value == crate::variant::GameValue::Draw
+            && rules.restriction.passing_is_sound()
             && rules.checking
             && matches!(
                 rules.special,

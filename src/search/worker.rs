@@ -9,7 +9,7 @@ use crate::movegen::{in_check, legal_moves};
 use crate::moves::{Move, MoveKind, MoveList};
 use crate::piece::PieceType;
 use crate::position::Position;
-use crate::rules::outcome::{extinction, move_rule_draw};
+use crate::rules::outcome::{extinction, move_rule_draw, no_move_value};
 use crate::tt::{Bound, TranspositionTable};
 use crate::variant::GameValue;
 use once_cell::sync::Lazy;
@@ -234,14 +234,10 @@ impl<'a> Worker<'a> {
         best
     }
 
-    /// Score when the side to move has no legal move: checkmate or stalemate, valued by the rules.
-    fn no_move_score(&self, checked: bool, ply: usize) -> i32 {
-        let rules = self.pos.rules();
-        let v = if checked {
-            rules.checkmate_value
-        } else {
-            rules.stalemate_value
-        };
+    /// Score when the side to move has no legal move: checkmate, stalemate or every move
+    /// barred by a restriction, valued by the rules (`rules::outcome::no_move_value`).
+    fn no_move_score(&mut self, checked: bool, ply: usize) -> i32 {
+        let (v, _) = no_move_value(&mut self.pos, checked);
         self.terminal_score(v, ply)
     }
 

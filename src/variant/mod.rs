@@ -56,6 +56,55 @@ impl SpecialMoves {
     }
 }
 
+/// Rule modules that bar moves data cannot describe: legality filters applied on top of the
+/// ordinary "king not left attacked" test (src/rules/restrict.rs dispatches them).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Restriction {
+    /// No filter.
+    None,
+    /// Hippophobic (Modest Proposals): Queens and Kings keep away from Knights.
+    Hippophobic,
+    /// Garrison (Modest Proposals): every move ends with the moved man defending or defended.
+    Garrison,
+    /// Nonlinear (Modest Proposals): the last move's ranks and files are barred while another
+    /// move exists; the last move is position state.
+    Nonlinear,
+}
+
+impl Restriction {
+    /// The name used in variants.ini.
+    pub fn name(self) -> &'static str {
+        match self {
+            Restriction::None => "none",
+            Restriction::Hippophobic => "hippophobic",
+            Restriction::Garrison => "garrison",
+            Restriction::Nonlinear => "nonlinear",
+        }
+    }
+
+    /// Parses a variants.ini value.
+    pub fn parse(s: &str) -> Option<Restriction> {
+        Some(match s {
+            "none" => Restriction::None,
+            "hippophobic" => Restriction::Hippophobic,
+            "garrison" => Restriction::Garrison,
+            "nonlinear" => Restriction::Nonlinear,
+            _ => return None,
+        })
+    }
+
+    /// Whether the module keeps state in `State::extra` that every move updates.
+    pub fn has_state(self) -> bool {
+        self == Restriction::Nonlinear
+    }
+
+    /// Whether passing (the search's null move) keeps the meaning of the position: not where
+    /// the rule depends on the opponent's last move.
+    pub fn passing_is_sound(self) -> bool {
+        !self.has_state()
+    }
+}
+
 /// One piece type of a variant.
 #[derive(Clone)]
 pub struct PieceDef {
@@ -124,6 +173,19 @@ pub struct Rules {
     pub n_fold_rule: u32,
     /// Extra move mechanic.
     pub special: SpecialMoves,
+    /// Legality filter module (`restriction`).
+    pub restriction: Restriction,
+    /// Types (bit `t` for type `t`) no two of which may end a move facing each other on an open
+    /// rank, file or diagonal (`facingPieces`; Torpedo's monarchs); 0 = no facing rule.
+    pub facing: u16,
+    /// The facing rule concerns only men of opposite colours (`facingColors = opposite`).
+    pub facing_opponents_only: bool,
+    /// Result for the side to move, not in check, whose every otherwise legal move is barred by
+    /// the facing rule or the restriction module (`barredValue`; default: `stalemate_value`).
+    pub barred_value: GameValue,
+    /// Whether any filter (facing rule or restriction module) applies: moves then go through
+    /// `rules::restrict`. Derived from `facing` and `restriction`.
+    pub restricts: bool,
     /// Piece values given in variants.ini (`pieceValueMg`, `pieceValueEg`), by phase and type;
     /// `None` where the evaluation derives the value itself.
     pub piece_value: [[Option<i32>; MAX_PIECE_TYPES]; 2],

@@ -4,7 +4,7 @@
 //! an unknown key, a bad value or an inconsistent combination is an error with file and line.
 
 use super::ini::{parse_ini, Entry, IniError, IniFile};
-use super::{GameValue, PieceDef, Rules, SpecialMoves};
+use super::{GameValue, PieceDef, Restriction, Rules, SpecialMoves};
 use crate::geometry::{Bitboard, BoardShape, Color, Square};
 use crate::piece::{parse_betza, CompiledPiece, PieceType, MAX_PIECE_TYPES};
 use std::collections::{BTreeMap, BTreeSet};
@@ -63,6 +63,11 @@ const PLAIN_KEYS: &[&str] = &[
     "nFoldRule",
     "specialMoves",
     "noAdjacentCapture",
+    "mirrorLeap",
+    "restriction",
+    "facingPieces",
+    "facingColors",
+    "barredValue",
     "pieceValueMg",
     "pieceValueEg",
 ];
@@ -621,6 +626,15 @@ fn compile(ctx: &Ctx) -> Result<Rules, IniError> {
             ));
         }
     }
+    // mirror leaps (Kaleidoscope): extra non-capturing leaps, so they are table data
+    if let Some(v) = ctx.get("mirrorLeap").filter(|v| *v != "-") {
+        for l in v.chars().filter(|c| !c.is_whitespace()) {
+            let Some(def) = pieces.iter_mut().flatten().find(|d| d.letter == l) else {
+                return Err(ctx.err("mirrorLeap", format!("no piece has the letter '{l}'")));
+            };
+            def.moves.add_mirror_leaps(shape);
+        }
+    }
     let type_of = |l: char| -> Option<PieceType> {
         pieces
             .iter()
@@ -960,6 +974,53 @@ fn compile(ctx: &Ctx) -> Result<Rules, IniError> {
             )
         })?,
     };
+    let restriction = match ctx.get("restriction") {
+        None => Restriction::None,
+        Some(v) => Restriction::parse(v).ok_or_else(|| {
+            ctx.err(
+                "restriction",
+                format!(
+                    "unknown restriction module '{v}' (known: none, hippophobic, garrison, \
+                     nonlinear)"
+                ),
+            )
+        })?,
+    };
+    if restriction != Restriction::None && special != SpecialMoves::None {
+        return Err(ctx.err(
+            "restriction",
+            format!(
+                "a restriction module cannot be combined with specialMoves = {} yet",
+                special.name()
+            ),
+        ));
+    }
+    let facing_types = letter_list("facingPieces", "")?;
+    let facing = facing_types.iter().fold(0u16, |m, t| m | 1 << t.0);
+    let facing_opponents_only = match ctx.get("facingColors") {
+        None | Some("any") => false,
+        Some("opposite") => true,
+        Some(v) => {
+            return Err(ctx.err(
+                "facingColors",
+                format!("expected any or opposite, found '{v}'"),
+            ))
+        }
+    };
+    if facing == 0 && ctx.sets("facingColors") {
+        return Err(ctx.err(
+            "facingColors",
+            "facingPieces names no piece, so the key has no effect".into(),
+        ));
+    }
+    let stalemate_value = ctx.value("stalemateValue", GameValue::Draw)?;
+    let barred_value = ctx.value("barredValue", stalemate_value)?;
+    if facing == 0 && restriction == Restriction::None && ctx.sets("barredValue") {
+        return Err(ctx.err(
+            "barredValue",
+            "neither facingPieces nor restriction bars any move, so the key has no effect".into(),
+        ));
+    }
     let mut piece_value = [[None; MAX_PIECE_TYPES]; 2];
     for (phase, key) in ["pieceValueMg", "pieceValueEg"].iter().enumerate() {
         let Some(v) = ctx.get(key) else { continue };
@@ -1034,13 +1095,18 @@ fn compile(ctx: &Ctx) -> Result<Rules, IniError> {
         checking,
         royal: has_king.then_some(PieceType::KING),
         flying_general,
-        stalemate_value: ctx.value("stalemateValue", GameValue::Draw)?,
+        stalemate_value,
         checkmate_value: ctx.value("checkmateValue", GameValue::Loss)?,
         extinction_value,
         extinction_types,
         n_move_rule,
         n_fold_rule,
         special,
+        restriction,
+        facing,
+        facing_opponents_only,
+        barred_value,
+        restricts: facing != 0 || restriction != Restriction::None,
         piece_value,
         orthodox: false,
         type_mask,
@@ -1055,9 +1121,9 @@ fn is_orthodox(r: &Rules) -> bool {
         .iter()
         .enumerate()
         .all(|(i, (_, _, betza))| {
-            r.pieces[i]
-                .as_ref()
-                .is_some_and(|d| d.betza == *betza && !d.moves.no_adjacent_capture)
+            r.pieces[i].as_ref().is_some_and(|d| {
+                d.betza == *betza && !d.moves.no_adjacent_capture && !d.moves.mirror_leap
+            })
         });
     let no_fairies = r.pieces.iter().skip(6).all(|p| p.is_none());
     let full = r.mobility.iter().all(|c| c.iter().all(|&m| m == r.board));
@@ -1081,6 +1147,7 @@ fn is_orthodox(r: &Rules) -> bool {
         && r.checking
         && !r.flying_general
         && r.special == SpecialMoves::None
+        && !r.restricts
         && r.extinction_value.is_none()
 }
 
