@@ -241,3 +241,34 @@ fn go_before_position_searches_the_start_position_and_says_so() {
     assert!(!e.seen.iter().any(|l| l.starts_with("info string error")));
     assert!(e.quit());
 }
+
+#[test]
+fn nonlinear_last_move_field_errors_keep_the_engine_serving() {
+    let mut e = uci();
+    e.send("setoption name UCI_Variant value nonlinear");
+    e.expect(10, |l| l.starts_with("info string variant nonlinear"));
+    // h3-f3 is no knight move: a clear error, and the session goes on
+    e.send("position fen rnbqkbnr/pppppppp/8/8/8/5N2/PPPPPPPP/RNBQKB1R b - - 1 1 lm=h3f3");
+    let err = e.expect(10, |l| l.starts_with("info string error"));
+    assert!(err.contains("impossible last move"), "{err}");
+    e.send("isready");
+    e.expect(10, |l| l == "readyok");
+    // the valid field restricts Black; the position (with lm) is printed back
+    e.send("position fen rnbqkbnr/pppppppp/8/8/8/5N2/PPPPPPPP/RNBQKB1R b - - 1 1 lm=g1f3");
+    assert!(fen_of(&mut e).ends_with("lm=g1f3"));
+    e.send("go depth 2");
+    let best = e.expect(20, |l| l.starts_with("bestmove"));
+    let mv = best.split_whitespace().nth(1).unwrap_or("");
+    assert!(
+        !mv.starts_with('g') && !mv.contains('f') && !mv.contains('3'),
+        "{best}: restricted after g1f3"
+    );
+    // moves played through the protocol set the state: after 1 e4 d5 the recapture is
+    // barred (NL-2), another move is played
+    e.send("position startpos moves e2e4 d7d5 e4d5");
+    let err = e.expect(10, |l| l.starts_with("info string error"));
+    assert!(err.contains("e4d5"), "{err}");
+    e.send("position startpos moves e2e4 d7d5 b1c3");
+    assert!(fen_of(&mut e).ends_with("lm=b1c3"));
+    assert!(e.quit());
+}

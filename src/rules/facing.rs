@@ -5,7 +5,7 @@
 //! men of opposite colours. It is a legality rule, not check: it is judged on the position
 //! after the move only, so a castling king may cross a facing square.
 
-use crate::geometry::attacks::{bishop_attacks, rook_attacks};
+use crate::geometry::attacks::{bishop_attacks, line, queen_attacks, rook_attacks};
 use crate::geometry::{Bitboard, Color};
 use crate::moves::{Move, MoveKind};
 use crate::piece::PieceType;
@@ -55,6 +55,11 @@ pub fn faces_now(pos: &Position) -> bool {
 
 /// Whether the (ordinarily legal) move `m` would leave two men of the rule facing. A normal
 /// move is judged from the board as it would be; other kinds are played and undone.
+///
+/// Before the move no two such men face each other (set-up positions are validated and every
+/// legal move keeps it), so a normal move can create a facing pair only through the square it
+/// vacates (a line opens) or with the man it puts down (when of a named type): a capture or an
+/// arrival elsewhere only closes lines.
 pub fn faces_after(pos: &mut Position, m: Move) -> bool {
     if m.kind() != MoveKind::Normal {
         pos.make(m);
@@ -63,6 +68,7 @@ pub fn faces_after(pos: &mut Position, m: Move) -> bool {
         return bad;
     }
     let rules = pos.rules();
+    let opponents_only = rules.facing_opponents_only;
     let (from, to) = (m.from(), m.to());
     let moved = pos.piece_at(from);
     let placed = m.promotion_type().unwrap_or(moved.kind());
@@ -72,8 +78,34 @@ pub fn faces_after(pos: &mut Position, m: Move) -> bool {
         monarchs(pos, Color::White) & gone,
         monarchs(pos, Color::Black) & gone,
     ];
+    let c = moved.color().index();
     if rules.facing >> placed.0 & 1 != 0 {
-        men[moved.color().index()] |= to.bb();
+        let others = if opponents_only {
+            men[1 - c]
+        } else {
+            men[0] | men[1]
+        };
+        if (queen_attacks(to, occ) & others).any() {
+            return true;
+        }
+        men[c] |= to.bb();
     }
-    faces(men, occ, rules.facing_opponents_only)
+    // the first men met from the vacated square: two on one line face each other through it
+    let all = men[0] | men[1];
+    let seen = queen_attacks(from, occ) & all;
+    if seen.more_than_one() {
+        for a in seen {
+            let partners = seen & line(a, from) & !a.bb();
+            let partners = if opponents_only {
+                let a_white = men[0].has(a);
+                partners & men[a_white as usize]
+            } else {
+                partners
+            };
+            if partners.any() {
+                return true;
+            }
+        }
+    }
+    false
 }

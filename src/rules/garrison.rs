@@ -7,32 +7,47 @@
 //! judged (GA-R4). Checks are orthodox: a man attacks the enemy King whether or not it could
 //! "move" there. A player with no legal move loses (`stalemateValue = loss`).
 
-use crate::moves::Move;
+use crate::geometry::{Bitboard, Color, Square};
+use crate::moves::{Move, MoveKind};
+use crate::piece::PieceType;
 use crate::position::Position;
 
-/// Whether the ordinarily legal move `m` leaves the moved man supported. Played and undone:
-/// support depends on every man's reach after the move.
+/// Whether the ordinarily legal move `m` leaves the moved man supported. A normal move is
+/// judged on the board as it would be (origin empty, the man, promoted if it promotes, on its
+/// destination); other kinds are played and undone.
 pub fn allows(pos: &mut Position, m: Move) -> bool {
-    pos.make(m);
-    // for castling `to` is the King's destination, for en passant the pawn's
-    let ok = supported(pos, m.to());
-    pos.unmake();
-    ok
+    if m.kind() != MoveKind::Normal {
+        pos.make(m);
+        // for castling `to` is the King's destination, for en passant the pawn's
+        let to = m.to();
+        let mover = pos.side_to_move().flip();
+        let ok = supported(pos, to, pos.piece_at(to).kind(), mover, pos.occupied());
+        pos.unmake();
+        return ok;
+    }
+    let (from, to) = (m.from(), m.to());
+    let moved = pos.piece_at(from);
+    let placed = m.promotion_type().unwrap_or(moved.kind());
+    let occ = (pos.occupied() & !from.bb()) | to.bb();
+    supported(pos, to, placed, moved.color(), occ)
 }
 
-/// Whether the man on `sq`, of the side that just moved, defends or is defended by a friend.
-fn supported(pos: &Position, sq: crate::geometry::Square) -> bool {
+/// Whether a man of type `t` and colour `us` on `sq` defends a friend or is defended by one,
+/// with occupancy `occ`; friends are the men of `us` on the board other than on `sq` and
+/// outside `occ` (so a man that has just left a square no longer counts there).
+fn supported(pos: &Position, sq: Square, t: PieceType, us: Color, occ: Bitboard) -> bool {
     let rules = pos.rules();
-    let mover = pos.side_to_move().flip();
-    let man = pos.piece_at(sq);
-    let friends = pos.pieces(mover) & !sq.bb();
-    if let Some(def) = rules.piece(man.kind()) {
-        let reach = def
-            .moves
-            .capture_targets(mover, sq, pos.occupied(), rules.board);
-        if (reach & friends).any() {
+    let friends = pos.pieces(us) & occ & !sq.bb();
+    if let Some(def) = rules.piece(t) {
+        if (def.moves.capture_targets(us, sq, occ, rules.board) & friends).any() {
             return true;
         }
     }
-    crate::movegen::generic::is_attacked(pos, sq, mover)
+    rules.piece_types().any(|t| {
+        let men = pos.pieces_of(us, t) & friends;
+        men.any()
+            && rules
+                .piece(t)
+                .is_some_and(|d| d.moves.attacks_from_any(us, men, sq, occ, rules.board))
+    })
 }
