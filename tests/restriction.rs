@@ -498,3 +498,81 @@ fn random_games_keep_state_consistent() {
         common::random_games(variant, 20, 120, 0x5EED ^ variant.len() as u64);
     }
 }
+
+/// Calls `check` with every ordinarily legal move (before the restriction) at every node of
+/// random games; returns how many moves were checked.
+fn over_random_games(
+    rules: std::sync::Arc<chimera::variant::Rules>,
+    mut seed: u64,
+    mut check: impl FnMut(&mut Position, chimera::moves::Move),
+) -> usize {
+    let mut compared = 0;
+    for _ in 0..30 {
+        let mut p = Position::startpos(rules.clone());
+        for _ in 0..100 {
+            let mut ordinary = chimera::moves::MoveList::new();
+            chimera::movegen::generic::ordinary_legal_moves(&mut p, &mut ordinary);
+            for &m in ordinary.iter() {
+                check(&mut p, m);
+                compared += 1;
+            }
+            let mut list = chimera::moves::MoveList::new();
+            chimera::movegen::legal_moves(&mut p, &mut list);
+            if list.is_empty() {
+                break;
+            }
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            p.make(list[(seed % list.len() as u64) as usize]);
+        }
+    }
+    compared
+}
+
+#[test]
+fn incremental_facing_test_equals_the_test_after_make() {
+    // facing::faces_after judges normal moves through the vacated square and the arriving man
+    // only; it must agree with the plain test on the position after the move (both options)
+    let mut set = builtin_variants();
+    set.load_str(
+        "test",
+        "[torpedo-opp:torpedo-paletta]\nfacingColors = opposite\n",
+    )
+    .expect("loads");
+    for (name, seed) in [
+        ("torpedo-paletta", 0x9E37_79B9u64),
+        ("torpedo-opp", 0x7F4A_7C15),
+    ] {
+        let compared = over_random_games(set.get(name).expect("loaded"), seed, |p, m| {
+            let fast = chimera::rules::facing::faces_after(p, m);
+            p.make(m);
+            let slow = chimera::rules::facing::faces_now(p);
+            p.unmake();
+            assert_eq!(fast, slow, "[{name}] {m:?} in {}", p.fen());
+        });
+        assert!(compared > 10_000, "only {compared}");
+    }
+}
+
+#[test]
+fn garrison_test_without_make_equals_the_test_after_make() {
+    // garrison::allows judges normal moves on the board as it would be; compare with the
+    // support relation computed on the position after the move
+    let rules = builtin_variants().get("garrison").expect("built in");
+    let compared = over_random_games(rules, 0x2545_F491_4F6C_DD1D, |p, m| {
+        let fast = chimera::rules::garrison::allows(p, m);
+        p.make(m);
+        let mover = p.side_to_move().flip();
+        let sq = m.to();
+        let def = p.rules().piece(p.piece_at(sq).kind()).expect("in use");
+        let reach = def
+            .moves
+            .capture_targets(mover, sq, p.occupied(), p.rules().board);
+        let slow = (reach & p.pieces(mover) & !sq.bb()).any()
+            || chimera::movegen::generic::is_attacked(p, sq, mover);
+        p.unmake();
+        assert_eq!(fast, slow, "{m:?} in {}", p.fen());
+    });
+    assert!(compared > 10_000, "only {compared}");
+}
