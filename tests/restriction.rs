@@ -576,3 +576,24 @@ fn garrison_test_without_make_equals_the_test_after_make() {
     });
     assert!(compared > 10_000, "only {compared}");
 }
+
+#[test]
+fn null_move_only_where_passing_keeps_its_meaning() {
+    // no null move where being unable to move loses (Torpedo's barred moves, Garrison) or the
+    // rule reads the opponent's last move (Nonlinear)
+    for (variant, allowed) in [
+        ("torpedo-paletta", false),
+        ("garrison", false),
+        ("nonlinear", false),
+        ("hippophobic", true),
+        ("kaleidoscope", true),
+        ("chess", true),
+    ] {
+        let rules = builtin_variants().get(variant).expect("built in");
+        assert_eq!(
+            chimera::search::Traits::of(&rules).null_move,
+            allowed,
+            "{variant}"
+        );
+    }
+}
