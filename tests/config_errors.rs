@@ -937,3 +937,19 @@ fn restriction_keys() {
         assert!(moves.contains(&leap.to_string()), "{leap} in {moves:?}");
     }
 }
+
+#[test]
+fn garrison_kings_only_for_garrison() {
+    expect(
+        "[a:chess]\ngarrisonKings = false\n",
+        2,
+        Some("garrisonKings"),
+        "only restriction = garrison reads this key",
+    );
+    expect(
+        "[a:garrison]\ngarrisonKings = maybe\n",
+        2,
+        Some("garrisonKings"),
+        "expected true or false",
+    );
+}

@@ -111,6 +111,17 @@ fn garrison_page_examples() {
         assert!(parse_move(&mut start, m).is_err(), "{m}");
     }
     // castling is always supported (GA-R4); a lone rook move off its king's line is not
+    // GA-R3's alternative (garrisonKings = false): h1g1 and h1f1 only defended the King; the
+    // King's steps are supported by defending the pawn
+    let mut set = builtin_variants();
+    set.load_str(
+        "test",
+        "[garrison-nokings:garrison]\ngarrisonKings = false\n",
+    )
+    .expect("loads");
+    let rules = set.get("garrison-nokings").expect("loaded");
+    let mut g = Position::from_fen(rules, "4k3/8/8/8/8/8/4P3/4K2R w - - 0 1").expect("FEN");
+    assert_eq!(move_strings(&mut g), sorted("e1d1 e1d2 e1f1 e1f2 h1h2"));
     let mut c = pos("garrison", "4k3/8/8/8/8/8/8/4K2R w K - 0 1");
     assert_eq!(move_strings(&mut c), sorted("e1d1 e1f1 e1g1 h1f1 h1g1"));
 }

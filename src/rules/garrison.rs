@@ -3,7 +3,8 @@
 //! squares holds one) or is defended (another friendly man has its square among its capture
 //! squares). Defence is geometric (pins ignored), with every man where it stands after the move
 //! (GA-R1); pawns defend diagonally forward (GA-R2); a promoted pawn is judged as its new piece;
-//! the King counts as defender and as defended man (GA-R3); for castling only the King is
+//! the King counts as defender and as defended man (GA-R3; `garrisonKings = false` is the
+//! flagged alternative, where no King counts as the friend that supports or is supported); for castling only the King is
 //! judged (GA-R4). Checks are orthodox: a man attacks the enemy King whether or not it could
 //! "move" there. A player with no legal move loses (`stalemateValue = loss`).
 
@@ -37,7 +38,12 @@ pub fn allows(pos: &mut Position, m: Move) -> bool {
 /// outside `occ` (so a man that has just left a square no longer counts there).
 fn supported(pos: &Position, sq: Square, t: PieceType, us: Color, occ: Bitboard) -> bool {
     let rules = pos.rules();
-    let friends = pos.pieces(us) & occ & !sq.bb();
+    let mut friends = pos.pieces(us) & occ & !sq.bb();
+    if !rules.garrison_kings {
+        // GA-R3's alternative: a King is no friend to support or be supported by (a moved
+        // King still needs a friend of another kind)
+        friends &= !pos.kind(PieceType::KING);
+    }
     if let Some(def) = rules.piece(t) {
         if (def.moves.capture_targets(us, sq, occ, rules.board) & friends).any() {
             return true;

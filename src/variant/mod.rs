@@ -183,6 +183,9 @@ pub struct Rules {
     /// Result for the side to move, not in check, whose every otherwise legal move is barred by
     /// the facing rule or the restriction module (`barredValue`; default: `stalemate_value`).
     pub barred_value: GameValue,
+    /// Garrison: Kings count as defenders and as defended men (`garrisonKings`, ruling GA-R3;
+    /// default true).
+    pub garrison_kings: bool,
     /// Whether any filter (facing rule or restriction module) applies: moves then go through
     /// `rules::restrict`. Derived from `facing` and `restriction`.
     pub restricts: bool,

@@ -68,6 +68,7 @@ const PLAIN_KEYS: &[&str] = &[
     "facingPieces",
     "facingColors",
     "barredValue",
+    "garrisonKings",
     "pieceValueMg",
     "pieceValueEg",
 ];
@@ -1013,6 +1014,13 @@ fn compile(ctx: &Ctx) -> Result<Rules, IniError> {
             "facingPieces names no piece, so the key has no effect".into(),
         ));
     }
+    let garrison_kings = ctx.bool("garrisonKings", true)?;
+    if restriction != Restriction::Garrison && ctx.sets("garrisonKings") {
+        return Err(ctx.err(
+            "garrisonKings",
+            "only restriction = garrison reads this key, so it has no effect".into(),
+        ));
+    }
     let stalemate_value = ctx.value("stalemateValue", GameValue::Draw)?;
     let barred_value = ctx.value("barredValue", stalemate_value)?;
     if facing == 0 && restriction == Restriction::None && ctx.sets("barredValue") {
@@ -1106,6 +1114,7 @@ fn compile(ctx: &Ctx) -> Result<Rules, IniError> {
         facing,
         facing_opponents_only,
         barred_value,
+        garrison_kings,
         restricts: facing != 0 || restriction != Restriction::None,
         piece_value,
         orthodox: false,
