@@ -265,10 +265,11 @@ impl PseudoSink for Counter {
         if !def.moves.no_adjacent_capture {
             let west = shift(free & !Bitboard::FILE_A, up_west) & board & region;
             let east = shift(free & !Bitboard::FILE_H, up_east) & board & region;
-            let enemy = pos.pieces(us.flip()) & self.target;
+            let immune = crate::rules::immune(pos);
+            let enemy = pos.pieces(us.flip()) & self.target & !immune;
             n += count_pawn_moves(pos, west & enemy) + count_pawn_moves(pos, east & enemy);
             if let Some(ep) = pos.ep_square() {
-                if ((west | east) & ep.bb()).any() {
+                if ((west | east) & ep.bb()).any() && ep_victim_capturable(ep, us, immune) {
                     for from in TABLES.pawn[us.flip().index()][ep.index()] & free {
                         self.to_test.push(Move::en_passant(from, ep));
                     }
@@ -291,6 +292,13 @@ fn shift(b: Bitboard, delta: i8) -> Bitboard {
     }
 }
 
+/// Whether the pawn an en-passant capture of `us` on `ep` would take is not immune.
+#[inline(always)]
+fn ep_victim_capturable(ep: Square, us: Color, immune: Bitboard) -> bool {
+    ep.offset(0, -us.forward())
+        .is_some_and(|victim| !immune.has(victim))
+}
+
 /// Pseudo-legal moves of the data-described kinds (pieces, pawns, castling).
 pub fn pseudo_moves(pos: &Position, list: &mut MoveList) {
     generate_pseudo(pos, list);
@@ -303,7 +311,9 @@ fn generate_pseudo<S: PseudoSink>(pos: &Position, sink: &mut S) {
     let them = us.flip();
     let occ = pos.occupied();
     let ours = pos.pieces(us);
-    let enemy = pos.pieces(them);
+    // men a state module makes immune (Espionage's spies) are no targets; they still attack
+    let immune = crate::rules::immune(pos);
+    let enemy = pos.pieces(them) & !immune;
     let board = rules.board;
     for t in type_iter(rules.type_mask) {
         let men = pos.kind(t) & ours;
@@ -331,7 +341,7 @@ fn generate_pseudo<S: PseudoSink>(pos: &Position, sink: &mut S) {
                     }
                 }
                 if let Some(ep) = pos.ep_square() {
-                    if (caps & region).has(ep) {
+                    if (caps & region).has(ep) && ep_victim_capturable(ep, us, immune) {
                         sink.other(Move::en_passant(from, ep));
                     }
                 }
