@@ -510,3 +510,68 @@ fn self_play_from_the_start_is_legal_to_the_end_of_a_few_plies() {
     }
     assert_eq!(e.position().moves_played(), 12);
 }
+
+mod driver;
+
+#[test]
+fn uci_announces_the_board_and_survives_bad_fens() {
+    let mut e = driver::Engine::start();
+    e.send("uci");
+    e.expect(10, |l| l == "uciok");
+    e.send("setoption name UCI_Variant value espionage");
+    let l = e.expect(10, |l| l.starts_with("info string variant"));
+    assert_eq!(
+        l,
+        "info string variant espionage files 7 ranks 7 pocket 0 template fairy startpos \
+         1k1cbc1/rnsqbnr/1pppppp/7/PPPPPP1/RNBQSNR/1CBC1K1 w - - 0 1"
+    );
+    for bad in [
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1",
+        "3r3/6k/7/3S3/7/K6/7 b - - 2 2 d5",
+        "3r3/6k/7/3S3/7/K6/7 b - - 2 2 z9",
+    ] {
+        e.send(&format!("position fen {bad}"));
+        let l = e.expect(10, |l| l.starts_with("info string error"));
+        assert!(l.contains("FEN"), "{l}");
+        e.send("isready");
+        e.expect(10, |l| l == "readyok");
+    }
+    e.send("position fen 3r2k/7/7/3n3/7/7/K2S3 w - - 0 1 - moves d1d4");
+    e.send("d");
+    let fen = e.expect(10, |l| l.starts_with("FEN: "));
+    assert_eq!(fen, "FEN: 3r2k/7/7/3S3/7/7/K6 b - - 0 1 d4");
+    e.send("go depth 3");
+    e.expect(30, |l| {
+        l == "bestmove d7d4" || l.starts_with("bestmove d7d4 ")
+    });
+    assert!(e.quit());
+}
+
+#[test]
+fn xboard_gets_setup_and_piece_lines() {
+    let mut e = driver::Engine::start();
+    e.send("xboard");
+    e.send("protover 2");
+    let f = e.expect(10, |l| l.contains("variants="));
+    assert!(f.contains("espionage"), "{f}");
+    e.expect(10, |l| l == "feature done=1");
+    e.send("new");
+    e.send("variant espionage");
+    let l = e.expect(10, |l| l.starts_with("setup "));
+    assert_eq!(
+        l,
+        "setup (PNBRQSC..............Kpnbrqsc..............k) 7x7+0_fairy \
+         1k1cbc1/rnsqbnr/1pppppp/7/PPPPPP1/RNBQSNR/1CBC1K1 w - - 0 1"
+    );
+    e.expect(10, |l| l == "piece S& Q");
+    e.expect(10, |l| l == "piece C& mR4cpR4");
+    e.send("force");
+    e.send("setboard 3r3/6k/7/3S3/7/K6/7 b - - 2 2 -");
+    e.send("usermove d7d4");
+    e.expect(10, |l| l == "Illegal move: d7d4");
+    e.send("setboard 6k/7/7/7/7/1s5/K6 w - - 0 1 b9");
+    e.expect(10, |l| l.starts_with("Error ("));
+    e.send("ping 1");
+    e.expect(10, |l| l == "pong 1");
+    assert!(e.quit());
+}
