@@ -543,7 +543,11 @@ fn shortcut_masks(pos: &Position, enemy_types: u16) -> (Bitboard, Bitboard, Bitb
                     return TEST_ALL;
                 }
                 for ray in m.rays.iter().filter(|r| r.captures) {
-                    hop_lines |= hop_line(ray, them, k, rules.board);
+                    // a line without such a hopper on it stays harmless whatever we move
+                    let line = hop_line(ray, them, k, rules.board);
+                    if (line & men).any() {
+                        hop_lines |= line;
+                    }
                 }
             }
             let leapers = m.leap_capture_from[them.index()][k.index()] & men;
