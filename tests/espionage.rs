@@ -575,3 +575,38 @@ fn xboard_gets_setup_and_piece_lines() {
     e.expect(10, |l| l == "pong 1");
     assert!(e.quit());
 }
+
+#[test]
+fn self_play_at_low_depth_reaches_a_verdict() {
+    // depth 2 from the start until the rules end the game (or 400 plies): every move legal,
+    // and the verdict agrees with the search's view of the final position
+    let mut e = engine_at("1k1cbc1/rnsqbnr/1pppppp/7/PPPPPP1/RNBQSNR/1CBC1K1 w - - 0 1 -");
+    let mut ended = None;
+    for _ in 0..400 {
+        let mut pos = e.position().clone();
+        if let Some(v) = verdict(&mut pos) {
+            ended = Some(v);
+            break;
+        }
+        let r = e.best_move_at_depth(2);
+        assert!(!r.best.is_none(), "no move but no verdict in {}", pos.fen());
+        let text = move_to_string(e.position(), r.best).to_string();
+        e.play(&text).expect("the search's move is legal");
+    }
+    eprintln!(
+        "self-play: {} plies, {:?}, final {}",
+        e.position().moves_played(),
+        ended.as_ref().map(|v| (v.outcome, v.reason.clone())),
+        e.position().fen()
+    );
+    if let Some(v) = ended {
+        let mut pos = e.position().clone();
+        let mut list = MoveList::new();
+        legal_moves(&mut pos, &mut list);
+        match v.reason.as_str() {
+            "checkmate" => assert!(list.is_empty() && in_check(&pos)),
+            "stalemate" => assert!(list.is_empty() && !in_check(&pos)),
+            _ => assert_eq!(v.outcome, Outcome::Draw, "{}", v.reason),
+        }
+    }
+}
