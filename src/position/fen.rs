@@ -40,12 +40,17 @@ pub enum FenError {
     Counter(String),
     /// The position breaks a rule (kings, pawns on impossible ranks, side not to move in check).
     Illegal(String),
+    /// Bad extension field (after the move number: a rule module's state, e.g. the spy window).
+    Extension(String),
 }
 
 impl fmt::Display for FenError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            FenError::FieldCount(n) => write!(f, "a FEN has 2 to 6 fields, found {n}"),
+            FenError::FieldCount(n) => write!(
+                f,
+                "a FEN has 2 to 6 fields (7 where the variant adds a state field), found {n}"
+            ),
             FenError::RankCount { found, expected } => write!(
                 f,
                 "the board has {expected} ranks, the FEN describes {found}"
@@ -72,6 +77,7 @@ impl fmt::Display for FenError {
             FenError::EnPassant(s) => write!(f, "bad en-passant field: {s}"),
             FenError::Counter(s) => write!(f, "bad move counter '{s}'"),
             FenError::Illegal(s) => write!(f, "illegal position: {s}"),
+            FenError::Extension(s) => write!(f, "bad field after the move number: {s}"),
         }
     }
 }
@@ -118,7 +124,12 @@ impl Position {
     /// Parses a FEN for `rules`. Missing clock fields default to `0 1`.
     pub fn from_fen(rules: Arc<Rules>, fen: &str) -> Result<Position, FenError> {
         let fields: Vec<&str> = fen.split_whitespace().collect();
-        if fields.len() < 2 || fields.len() > 6 {
+        let max_fields = if crate::rules::has_fen_field(rules.state_rule) {
+            7
+        } else {
+            6
+        };
+        if fields.len() < 2 || fields.len() > max_fields {
             return Err(FenError::FieldCount(fields.len()));
         }
         let shape = rules.shape;
@@ -134,7 +145,7 @@ impl Position {
                 ep: 64,
                 halfmove: 0,
                 ply: 0,
-                extra: [0; 4],
+                extra: [0; super::EXTRA_SLOTS],
             },
             castle_rook: [64; 4],
             castle_path: [None; 4],
@@ -259,6 +270,12 @@ impl Position {
             return Err(FenError::Counter(fullmove.to_string()));
         }
         pos.state.ply = 2 * (fullmove - 1) + (pos.stm == Color::Black) as u32;
+
+        // the rule module's state field (absent: no state)
+        if let Some(field) = fields.get(6) {
+            crate::rules::parse_fen_field(rules.state_rule, &mut pos, field)
+                .map_err(FenError::Extension)?;
+        }
 
         pos.validate()?;
         pos.state.key = pos.compute_key();
@@ -482,6 +499,7 @@ impl Position {
             self.state.halfmove,
             self.fullmove_number()
         ));
+        crate::rules::write_fen_field(self.rules.state_rule, self, &mut s);
         s
     }
 }

@@ -17,7 +17,7 @@ pub use fen::FenError;
 use crate::geometry::{Bitboard, Color, Square};
 use crate::moves::{Move, MoveKind};
 use crate::piece::{Piece, PieceType, MAX_PIECE_TYPES};
-use crate::variant::{Rules, SpecialMoves};
+use crate::variant::{Rules, SpecialMoves, StateRule};
 use std::sync::Arc;
 use zobrist::ZOBRIST;
 
@@ -43,9 +43,13 @@ pub struct State {
     pub halfmove: u16,
     /// Plies played since the start of the game (the game's ply number minus one).
     pub ply: u32,
-    /// Variant state bytes (0 = nothing), hashed slot by slot.
-    pub extra: [u8; 4],
+    /// Variant state bytes (0 = nothing), hashed slot by slot; owned by the variant's
+    /// [`StateRule`] module.
+    pub extra: [u8; EXTRA_SLOTS],
 }
+
+/// Number of variant state bytes (eight: one square set fits, and `State` stays 24 bytes).
+pub const EXTRA_SLOTS: usize = 8;
 
 /// One square edit: the square and what it holds afterwards.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -438,6 +442,10 @@ impl Position {
         };
         self.state.ply += 1;
         self.stm = self.stm.flip();
+        let rule = self.rules.state_rule;
+        if rule != StateRule::None {
+            crate::rules::after_move(rule, self, m, &before);
+        }
         self.history.push(Undo {
             state,
             mv: m,
@@ -536,6 +544,26 @@ impl Position {
         let z = &ZOBRIST.extra;
         self.state.key ^= z[slot][self.state.extra[slot] as usize] ^ z[slot][value as usize];
         self.state.extra[slot] = value;
+    }
+
+    /// The variant-state bytes read as one little-endian word: for modules that keep a set of
+    /// squares (bit = square index).
+    #[inline(always)]
+    pub fn extra_bits(&self) -> u64 {
+        u64::from_le_bytes(self.state.extra)
+    }
+
+    /// Sets all variant-state bytes from one word ([`Position::extra_bits`]), rehashing only
+    /// the bytes that change.
+    #[inline]
+    pub fn set_extra_bits(&mut self, bits: u64) {
+        let mut diff = bits ^ self.extra_bits();
+        let bytes = bits.to_le_bytes();
+        while diff != 0 {
+            let slot = diff.trailing_zeros() as usize / 8;
+            self.set_extra(slot, bytes[slot]);
+            diff &= !(0xFFu64 << (8 * slot));
+        }
     }
 
     /// The key computed from scratch (tests compare it with the incremental one).

@@ -110,7 +110,10 @@ pub fn variant_line(engine: &Engine) -> String {
     let r = engine.rules();
     format!(
         "info string variant {} files {} ranks {} pocket 0 template fairy startpos {}",
-        r.name, r.shape.files, r.shape.ranks, r.start_fen
+        r.name,
+        r.shape.files,
+        r.shape.ranks,
+        r.gui_start_fen()
     )
 }
 

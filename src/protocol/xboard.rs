@@ -229,7 +229,9 @@ impl Session {
         let black: String = slots.iter().map(|c| c.to_ascii_lowercase()).collect();
         self.out.line(&format!(
             "setup ({white}{black}) {}x{}+0_fairy {}",
-            rules.shape.files, rules.shape.ranks, rules.start_fen
+            rules.shape.files,
+            rules.shape.ranks,
+            rules.gui_start_fen()
         ));
         for (letter, betza) in pieces {
             self.out.line(&format!("piece {letter}& {betza}"));

@@ -6,7 +6,7 @@ use crate::geometry::Color;
 use crate::movegen::{in_check, legal_moves};
 use crate::moves::MoveList;
 use crate::position::Position;
-use crate::variant::GameValue;
+use crate::variant::{material_signature, GameValue};
 
 /// How a game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -66,6 +66,28 @@ pub fn move_rule_draw(pos: &Position) -> bool {
     n > 0 && pos.halfmove_clock() as u32 >= 2 * n
 }
 
+/// Whether the material on the board is one of the variant's dead draws (`deadMaterial`):
+/// one side has exactly one set of a pair and the other side the other set.
+#[inline]
+pub fn dead_material(pos: &Position) -> bool {
+    let rules = pos.rules();
+    if rules.dead_material_men == 0 || pos.occupied().count() > rules.dead_material_men {
+        return false;
+    }
+    let side = |c: Color| {
+        material_signature(
+            rules
+                .piece_types()
+                .map(|t| (t, pos.pieces_of(c, t).count())),
+        )
+    };
+    let (w, b) = (side(Color::White), side(Color::Black));
+    rules
+        .dead_material
+        .iter()
+        .any(|&(x, y)| (w, b) == (x, y) || (w, b) == (y, x))
+}
+
 /// How many earlier positions of the game equal the current one.
 pub fn repetitions(pos: &Position) -> usize {
     let key = pos.key();
@@ -101,6 +123,12 @@ pub fn verdict(pos: &mut Position) -> Option<Verdict> {
         return Some(Verdict {
             outcome: Outcome::Draw,
             reason: format!("{}-move rule", pos.rules().n_move_rule),
+        });
+    }
+    if dead_material(pos) {
+        return Some(Verdict {
+            outcome: Outcome::Draw,
+            reason: "dead position (insufficient material)".into(),
         });
     }
     let fold = pos.rules().n_fold_rule as usize;

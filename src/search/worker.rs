@@ -10,7 +10,7 @@ use crate::movegen::{in_check, legal_moves};
 use crate::moves::{Move, MoveKind, MoveList};
 use crate::piece::PieceType;
 use crate::position::Position;
-use crate::rules::outcome::{extinction, move_rule_draw};
+use crate::rules::outcome::{dead_material, extinction, move_rule_draw};
 use crate::tt::{Bound, TranspositionTable};
 use crate::variant::GameValue;
 use once_cell::sync::Lazy;
@@ -389,7 +389,7 @@ impl<'a> Worker<'a> {
         if let Some(v) = extinction(&self.pos) {
             return self.terminal_score(v, ply);
         }
-        if self.is_repetition() {
+        if self.is_repetition() || dead_material(&self.pos) {
             return 0;
         }
         // mate distance pruning
@@ -600,6 +600,9 @@ impl<'a> Worker<'a> {
         }
         if let Some(v) = extinction(&self.pos) {
             return self.terminal_score(v, ply);
+        }
+        if dead_material(&self.pos) {
+            return 0;
         }
         let checked = in_check(&self.pos);
         let mut best = -INFINITE;

@@ -4,7 +4,9 @@
 //! an unknown key, a bad value or an inconsistent combination is an error with file and line.
 
 use super::ini::{parse_ini, Entry, IniError, IniFile};
-use super::{GameValue, PieceDef, Rules, SpecialMoves};
+use super::{
+    material_signature, GameValue, PieceDef, Rules, SpecialMoves, SpyExposure, SpyRule, StateRule,
+};
 use crate::geometry::{Bitboard, BoardShape, Color, Square};
 use crate::piece::{parse_betza, CompiledPiece, PieceType, MAX_PIECE_TYPES};
 use std::collections::{BTreeMap, BTreeSet};
@@ -65,6 +67,9 @@ const PLAIN_KEYS: &[&str] = &[
     "noAdjacentCapture",
     "pieceValueMg",
     "pieceValueEg",
+    "spyPieceTypes",
+    "spyExposure",
+    "deadMaterial",
 ];
 
 /// A key's value with where it was written.
@@ -960,6 +965,76 @@ fn compile(ctx: &Ctx) -> Result<Rules, IniError> {
             )
         })?,
     };
+    let spy_types = letter_list("spyPieceTypes", "")?;
+    if let Some(&royal) = spy_types.iter().find(|&&t| t == PieceType::KING) {
+        return Err(ctx.err(
+            "spyPieceTypes",
+            format!(
+                "the king '{}' cannot be a spy: it is never captured while checking = true",
+                letter_of(royal)
+            ),
+        ));
+    }
+    let exposure = match ctx.get("spyExposure") {
+        None => SpyExposure::NextPly,
+        Some(v) => SpyExposure::parse(v).ok_or_else(|| {
+            ctx.err(
+                "spyExposure",
+                format!("expected nextPly or untilQuietMove, found '{v}'"),
+            )
+        })?,
+    };
+    let state_rule = if spy_types.is_empty() {
+        if ctx.sets("spyExposure") {
+            return Err(ctx.err(
+                "spyExposure",
+                "spyPieceTypes names no spy, so the key has no effect".into(),
+            ));
+        }
+        StateRule::None
+    } else {
+        StateRule::Spy(SpyRule {
+            types: spy_types.iter().fold(0, |m, t| m | 1 << t.0),
+            exposure,
+        })
+    };
+    // dead material: "k:k kb:k", each side's complete set of men as letters
+    let mut dead_material = Vec::new();
+    let mut dead_material_men = 0;
+    if let Some(v) = ctx.get("deadMaterial").filter(|v| v.trim() != "-") {
+        for item in v.split_whitespace() {
+            let bad = |why: String| {
+                ctx.err(
+                    "deadMaterial",
+                    format!("'{item}': {why} (expected pairs such as 'k:k kb:k')"),
+                )
+            };
+            let Some((a, b)) = item.split_once(':') else {
+                return Err(bad("not a pair 'men:men'".into()));
+            };
+            let mut sigs = [0u64; 2];
+            for (side, letters) in [a, b].into_iter().enumerate() {
+                let mut counts = [0u32; MAX_PIECE_TYPES];
+                for c in letters.chars() {
+                    let t =
+                        type_of(c).ok_or_else(|| bad(format!("no piece has the letter '{c}'")))?;
+                    counts[t.index()] += 1;
+                }
+                if has_king && counts[PieceType::KING.index()] != 1 {
+                    return Err(bad("each side needs exactly one king".into()));
+                }
+                sigs[side] = material_signature(
+                    counts
+                        .iter()
+                        .enumerate()
+                        .map(|(i, &n)| (PieceType(i as u8), n)),
+                );
+            }
+            dead_material_men =
+                dead_material_men.max((a.chars().count() + b.chars().count()) as u32);
+            dead_material.push((sigs[0], sigs[1]));
+        }
+    }
     let mut piece_value = [[None; MAX_PIECE_TYPES]; 2];
     for (phase, key) in ["pieceValueMg", "pieceValueEg"].iter().enumerate() {
         let Some(v) = ctx.get(key) else { continue };
@@ -1041,6 +1116,9 @@ fn compile(ctx: &Ctx) -> Result<Rules, IniError> {
         n_move_rule,
         n_fold_rule,
         special,
+        state_rule,
+        dead_material,
+        dead_material_men,
         piece_value,
         orthodox: false,
         type_mask,
@@ -1081,6 +1159,7 @@ fn is_orthodox(r: &Rules) -> bool {
         && r.checking
         && !r.flying_general
         && r.special == SpecialMoves::None
+        && r.state_rule == StateRule::None
         && r.extinction_value.is_none()
 }
 
