@@ -40,12 +40,16 @@ pub enum FenError {
     Counter(String),
     /// The position breaks a rule (kings, pawns on impossible ranks, side not to move in check).
     Illegal(String),
+    /// The 007-FEN fields (ply number, Detente squares) are wrong.
+    Schedule(String),
 }
 
 impl fmt::Display for FenError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            FenError::FieldCount(n) => write!(f, "a FEN has 2 to 6 fields, found {n}"),
+            FenError::FieldCount(n) => {
+                write!(f, "a FEN has 2 to 6 fields (a 007-FEN up to 8), found {n}")
+            }
             FenError::RankCount { found, expected } => write!(
                 f,
                 "the board has {expected} ranks, the FEN describes {found}"
@@ -72,6 +76,7 @@ impl fmt::Display for FenError {
             FenError::EnPassant(s) => write!(f, "bad en-passant field: {s}"),
             FenError::Counter(s) => write!(f, "bad move counter '{s}'"),
             FenError::Illegal(s) => write!(f, "illegal position: {s}"),
+            FenError::Schedule(s) => write!(f, "bad 007-FEN: {s}"),
         }
     }
 }
@@ -118,7 +123,9 @@ impl Position {
     /// Parses a FEN for `rules`. Missing clock fields default to `0 1`.
     pub fn from_fen(rules: Arc<Rules>, fen: &str) -> Result<Position, FenError> {
         let fields: Vec<&str> = fen.split_whitespace().collect();
-        if fields.len() < 2 || fields.len() > 6 {
+        // a 007-FEN adds the ply number and the Detente squares (A.7.3)
+        let max_fields = if rules.turns.is_some() { 8 } else { 6 };
+        if fields.len() < 2 || fields.len() > max_fields {
             return Err(FenError::FieldCount(fields.len()));
         }
         let shape = rules.shape;
@@ -259,6 +266,16 @@ impl Position {
             return Err(FenError::Counter(fullmove.to_string()));
         }
         pos.state.ply = 2 * (fullmove - 1) + (pos.stm == Color::Black) as u32;
+        if rules.turns.is_some() {
+            let (ply, extra) = crate::rules::schedule::read_fen_fields(
+                &pos,
+                fields.get(6..).unwrap_or(&[]),
+                pos.state.ply,
+            )
+            .map_err(FenError::Schedule)?;
+            pos.state.ply = ply;
+            pos.state.extra = extra;
+        }
 
         pos.validate()?;
         pos.state.key = pos.compute_key();
@@ -482,6 +499,9 @@ impl Position {
             self.state.halfmove,
             self.fullmove_number()
         ));
+        if self.rules.turns.is_some() {
+            s.push_str(&crate::rules::schedule::fen_suffix(self));
+        }
         s
     }
 }
