@@ -4,6 +4,7 @@
 
 use super::{Traits, INFINITE, MATE, MATE_BOUND, MAX_PLY};
 use crate::eval::EvalParams;
+use crate::geometry::Color;
 use crate::movegen::generic::is_capture;
 use crate::movegen::{in_check, legal_moves};
 use crate::moves::{Move, MoveKind, MoveList};
@@ -192,16 +193,17 @@ impl<'a> Worker<'a> {
         for i in pv_idx..self.root_moves.len() {
             let m = self.root_moves[i].mv;
             on_move(m, i + 1);
+            let chooser = self.pos.chooser();
             self.pos.make(m);
             self.count_node();
             let gives_check = in_check(&self.pos);
             let new_depth = depth - 1 + gives_check as i32;
             let score = if i == pv_idx {
-                -self.search(new_depth, -beta, -alpha, 1)
+                self.child(chooser, new_depth, alpha, beta, 1)
             } else {
-                let mut s = -self.search(new_depth, -alpha - 1, -alpha, 1);
+                let mut s = self.child(chooser, new_depth, alpha, alpha + 1, 1);
                 if s > alpha && s < beta && !self.stopped {
-                    s = -self.search(new_depth, -beta, -alpha, 1);
+                    s = self.child(chooser, new_depth, alpha, beta, 1);
                 }
                 s
             };
@@ -234,8 +236,60 @@ impl<'a> Worker<'a> {
         best
     }
 
-    /// Score when the side to move has no legal move: checkmate or stalemate, valued by the rules.
-    fn no_move_score(&self, checked: bool, ply: usize) -> i32 {
+    /// The value of the child just made, from the point of view of `chooser`, the chooser of
+    /// the node it was made from: negamax flips the sign (and the window) only where the
+    /// chooser changes, which is every ply where players alternate.
+    #[inline(always)]
+    fn child(&mut self, chooser: Color, depth: i32, alpha: i32, beta: i32, ply: usize) -> i32 {
+        if !self.traits.turns || self.pos.chooser() != chooser {
+            -self.search(depth, -beta, -alpha, ply)
+        } else {
+            self.search(depth, alpha, beta, ply)
+        }
+    }
+
+    /// [`Worker::child`] for quiescence.
+    #[inline(always)]
+    fn child_q(&mut self, chooser: Color, alpha: i32, beta: i32, ply: usize) -> i32 {
+        if !self.traits.turns || self.pos.chooser() != chooser {
+            -self.qsearch(-beta, -alpha, ply)
+        } else {
+            self.qsearch(alpha, beta, ply)
+        }
+    }
+
+    /// A score from the colour to move's point of view turned to the chooser's.
+    #[inline(always)]
+    fn for_chooser(&self, score: i32) -> i32 {
+        if self.traits.turns && self.pos.chooser() != self.pos.side_to_move() {
+            -score
+        } else {
+            score
+        }
+    }
+
+    /// Static evaluation from the chooser's point of view.
+    #[inline(always)]
+    fn evaluate(&self) -> i32 {
+        self.for_chooser(self.eval.evaluate(&self.pos))
+    }
+
+    /// Score (chooser's view) when no ply is legal: checkmate or stalemate valued by the rules;
+    /// under a turn schedule the owner of the mated king loses, and plies that exist but
+    /// cannot complete the turn draw.
+    fn no_move_score(&mut self, checked: bool, ply: usize) -> i32 {
+        if self.traits.turns && checked {
+            let mut list = MoveList::new();
+            crate::rules::schedule::plies(&mut self.pos, &mut list);
+            if !list.is_empty() {
+                return 0;
+            }
+        }
+        self.for_chooser(self.no_move_value(checked, ply))
+    }
+
+    /// [`Worker::no_move_score`] from the colour to move's point of view.
+    fn no_move_value(&self, checked: bool, ply: usize) -> i32 {
         let rules = self.pos.rules();
         let v = if checked {
             rules.checkmate_value
@@ -303,7 +357,14 @@ impl<'a> Worker<'a> {
         match m.kind() {
             MoveKind::Normal => {
                 let v = self.pos.piece_at(m.to());
-                v.is_some().then(|| self.eval.value[v.kind().index()])
+                // only where kings are captured can a move take one: it ends the game
+                v.is_some().then(|| {
+                    if v.kind() == PieceType::KING {
+                        MATE_BOUND
+                    } else {
+                        self.eval.value[v.kind().index()]
+                    }
+                })
             }
             MoveKind::EnPassant => Some(self.eval.value[PieceType::PAWN.index()]),
             MoveKind::Castling => None,
@@ -347,17 +408,20 @@ impl<'a> Worker<'a> {
         self.seldepth = self.seldepth.max(ply as u32);
         let is_pv = beta - alpha > 1;
         if ply >= MAX_PLY - 1 {
-            return self.eval.evaluate(&self.pos);
+            return self.evaluate();
         }
         if let Some(v) = extinction(&self.pos) {
-            return self.terminal_score(v, ply);
+            return self.for_chooser(self.terminal_score(v, ply));
         }
         if self.is_repetition() {
             return 0;
         }
-        // mate distance pruning
+        if self.traits.turns && crate::rules::schedule::dead_position(&self.pos) {
+            return 0;
+        }
+        // mate distance pruning (under a schedule this very node may be a won end)
         alpha = alpha.max(-MATE + ply as i32);
-        beta = beta.min(MATE - ply as i32 - 1);
+        beta = beta.min(MATE - ply as i32 - (!self.traits.turns) as i32);
         if alpha >= beta {
             return alpha;
         }
@@ -381,11 +445,7 @@ impl<'a> Worker<'a> {
         }
 
         let checked = in_check(&self.pos);
-        let static_eval = if checked {
-            -INFINITE
-        } else {
-            self.eval.evaluate(&self.pos)
-        };
+        let static_eval = if checked { -INFINITE } else { self.evaluate() };
 
         if !is_pv && !checked && ply > 0 {
             // reverse futility pruning
@@ -429,6 +489,7 @@ impl<'a> Worker<'a> {
         let mut best_move = Move::NONE;
         let mut quiets_tried = [Move::NONE; 64];
         let mut n_quiets = 0;
+        let chooser = self.pos.chooser();
         for i in 0..n {
             let m = Self::pick(&mut list, scores, i);
             let capture = self.victim_value(m).is_some();
@@ -448,7 +509,7 @@ impl<'a> Worker<'a> {
             let new_depth = depth - 1 + gives_check as i32;
             let mut score;
             if i == 0 {
-                score = -self.search(new_depth, -beta, -alpha, ply + 1);
+                score = self.child(chooser, new_depth, alpha, beta, ply + 1);
             } else {
                 let r = if depth >= 3 && i >= 3 && quiet && !checked && !gives_check {
                     let mut r = LMR[depth.min(63) as usize][i.min(63)] as i32;
@@ -459,12 +520,12 @@ impl<'a> Worker<'a> {
                 } else {
                     0
                 };
-                score = -self.search(new_depth - r, -alpha - 1, -alpha, ply + 1);
+                score = self.child(chooser, new_depth - r, alpha, alpha + 1, ply + 1);
                 if score > alpha && r > 0 {
-                    score = -self.search(new_depth, -alpha - 1, -alpha, ply + 1);
+                    score = self.child(chooser, new_depth, alpha, alpha + 1, ply + 1);
                 }
                 if score > alpha && score < beta {
-                    score = -self.search(new_depth, -beta, -alpha, ply + 1);
+                    score = self.child(chooser, new_depth, alpha, beta, ply + 1);
                 }
             }
             self.pos.unmake();
@@ -532,18 +593,19 @@ impl<'a> Worker<'a> {
         self.pv_len[ply] = 0;
         self.seldepth = self.seldepth.max(ply as u32);
         if ply >= MAX_PLY - 1 {
-            return self.eval.evaluate(&self.pos);
+            return self.evaluate();
         }
         if let Some(v) = extinction(&self.pos) {
-            return self.terminal_score(v, ply);
+            return self.for_chooser(self.terminal_score(v, ply));
         }
         let checked = in_check(&self.pos);
         let mut best = -INFINITE;
-        let stand = if checked {
-            -INFINITE
-        } else {
-            self.eval.evaluate(&self.pos)
-        };
+        let stand = if checked { -INFINITE } else { self.evaluate() };
+        // On an enemy ply the chooser may pick a quiet enemy move: stand pat unless the enemy
+        // king is in check and the evasions are forced (A.7.1).
+        if self.traits.turns && !checked && self.pos.chooser() != self.pos.side_to_move() {
+            return stand;
+        }
         if !checked {
             if stand >= beta {
                 return stand;
@@ -572,8 +634,9 @@ impl<'a> Worker<'a> {
                     continue;
                 }
             }
+            let chooser = self.pos.chooser();
             self.pos.make(m);
-            let score = -self.qsearch(-beta, -alpha, ply + 1);
+            let score = self.child_q(chooser, alpha, beta, ply + 1);
             self.pos.unmake();
             if self.stopped {
                 return 0;
