@@ -279,6 +279,9 @@ impl Position {
 
         pos.validate()?;
         pos.state.key = pos.compute_key();
+        if rules.turns.is_some() {
+            crate::rules::schedule::normalise_ep(&mut pos);
+        }
         Ok(pos)
     }
 

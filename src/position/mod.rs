@@ -463,6 +463,14 @@ impl Position {
         self.state.key ^= k;
     }
 
+    /// Removes the en-passant square, keeping the key in step.
+    pub(crate) fn clear_ep(&mut self) {
+        if self.state.ep < 64 {
+            self.state.key ^= ZOBRIST.ep_file[(self.state.ep & 7) as usize];
+            self.state.ep = 64;
+        }
+    }
+
     /// En-passant target after a move (64 = none): per the project's ruling, a pawn of the mover
     /// that went straight from its double-step region two ranks forward, unpromoted, over a square
     /// left empty.

@@ -198,7 +198,13 @@ impl Session {
         match self.engine.play(best) {
             Ok(_) => {
                 self.out.line(&format!("move {best}"));
-                self.claim_result();
+                // under a turn schedule (007) the engine may choose the next ply too
+                if !self.claim_result()
+                    && !self.force
+                    && self.engine.position().chooser() == self.engine_side
+                {
+                    self.start_search();
+                }
             }
             Err(e) => self.error(&e.to_string(), best),
         }

@@ -13,6 +13,17 @@ use crate::geometry::{Bitboard, Square};
 use crate::moves::{Move, MoveKind, MoveList};
 use crate::position::Position;
 
+/// Two square bytes in the stored order (the lower square first, none last), so that equal
+/// sets hash equally.
+#[inline]
+pub fn sorted([a, b]: [u8; 2]) -> [u8; 2] {
+    if b != 0 && (a == 0 || b < a) {
+        [b, a]
+    } else {
+        [a, b]
+    }
+}
+
 /// The squares stored in two extra bytes.
 #[inline]
 fn squares(a: u8, b: u8) -> Bitboard {
@@ -35,7 +46,7 @@ pub fn marks(pos: &Position) -> (Bitboard, Bitboard) {
 /// After ply `done` (just played, `m`): m1 and m2 record their landing squares; the last ply
 /// of a turn clears everything.
 pub(crate) fn record(pos: &mut Position, done: TurnPos, m: Move) {
-    let [a, b] = landing(m).map(|s| s.map_or(0, |s| s.raw() + 1));
+    let [a, b] = sorted(landing(m).map(|s| s.map_or(0, |s| s.raw() + 1)));
     if done.is_last() {
         for slot in 0..4 {
             pos.set_extra(slot, 0);

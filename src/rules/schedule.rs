@@ -42,10 +42,15 @@ pub struct TurnPos {
 }
 
 impl TurnPos {
-    /// Detente slot 1, 2 or 3 (m1, m2, m3): short turns take the last slots (R-007-11).
+    /// Detente slot 1, 2 or 3 (m1, m2, m3): Balanced 007's short opening turns take the last
+    /// slots of a turn, its one-ply turn is an m2 (R-007-11).
     #[inline]
     pub fn slot(self) -> u32 {
-        3u32.saturating_sub(self.len - self.index)
+        if self.len == 1 {
+            2
+        } else {
+            3u32.saturating_sub(self.len - self.index)
+        }
     }
 
     /// Whether the ply ends its turn.
@@ -171,8 +176,33 @@ pub fn next_ply(pos: &Position) -> TurnPos {
 pub(crate) fn after_ply(pos: &mut Position, t: TurnRules, m: Move) {
     let done = pos.state().ply; // number of the ply just played
     pos.toggle_key(phase_key(t.schedule, done) ^ phase_key(t.schedule, done + 1));
+    if pos.ep_square().is_some() {
+        normalise_ep(pos);
+    }
     if t.detente {
         detente::record(pos, turn_of(t.schedule, done), m);
+    }
+}
+
+/// Drops an en-passant square no ply can use: the repetition key of R-007-5 holds a
+/// *capturable* en-passant square, and the 007-FEN (as python-chess writes it) shows only that.
+pub(crate) fn normalise_ep(pos: &mut Position) {
+    let Some(ep) = pos.ep_square() else {
+        return;
+    };
+    let us = pos.side_to_move();
+    let capturers = TABLES.pawn[us.flip().index()][ep.index()] & pos.pieces_of(us, PieceType::PAWN);
+    let usable = capturers.any() && {
+        if pos.rules().orthodox {
+            let mut list = MoveList::new();
+            orthodox::legal_moves(pos, &mut list);
+            list.iter().any(|m| m.kind() == MoveKind::EnPassant)
+        } else {
+            true // kings are captured: every pseudo-legal capture is a ply
+        }
+    };
+    if !usable {
+        pos.clear_ep();
     }
 }
 
@@ -499,6 +529,9 @@ pub fn read_fen_fields(
         };
         parse(a, 0)?;
         parse(b, 2)?;
+        for slot in [0, 2] {
+            [extra[slot], extra[slot + 1]] = detente::sorted([extra[slot], extra[slot + 1]]);
+        }
         let any = extra.iter().any(|&x| x != 0);
         if any && tp.slot() == 1 {
             return Err(format!(
@@ -577,6 +610,7 @@ mod tests {
         assert_eq!(turn_of(Schedule::Balanced, 3).slot(), 3);
         assert_eq!(turn_of(Schedule::Balanced, 2).slot(), 2);
         assert_eq!(turn_of(Schedule::Balanced, 1).slot(), 2);
+        assert!(turn_of(Schedule::Balanced, 1).is_last());
         assert_eq!(row(Schedule::Progressive, 10), ('B', 4, 4));
         assert_eq!(row(Schedule::Progressive, 20), ('B', 5, 6));
         // (turn length, index) never repeats in Progressive; phases are distinct per p
