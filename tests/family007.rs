@@ -1062,3 +1062,28 @@ fn xboard_plays_whole_turns() {
     assert!(l.contains("e2e4"), "{l}");
     assert!(e.quit());
 }
+
+#[test]
+fn promotion_chooser_owner_values_the_owners_pick() {
+    // White chooses ply 2, a Black man: the only one that can move is the a2 pawn
+    let fen = "7k/5K1P/6P1/8/8/8/p7/8 b - - 0 1 2 -/-";
+    let ini = std::env::temp_dir().join(format!("chimera-007-owner-{}.ini", std::process::id()));
+    std::fs::write(&ini, "[007-owner:007]\npromotionChooser = owner\n").expect("temp file");
+    let score = |variant: &str| {
+        let mut e = Engine::new();
+        e.load_variants(ini.to_str().expect("utf-8 path"))
+            .expect("loads");
+        e.set_variant(variant).expect("variant");
+        e.set_position(Some(fen), &[]).expect("fen");
+        let r = e.best_move_at_depth(3);
+        assert!(move_to_string(e.position(), r.best)
+            .as_str()
+            .starts_with("a2a1"));
+        r.score
+    };
+    let (mover, owner) = (score("007"), score("007-owner"));
+    assert!(
+        mover - owner > 300,
+        "mover picks a minor piece for Black ({mover}), owner Black a queen ({owner})"
+    );
+}

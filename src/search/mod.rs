@@ -31,6 +31,9 @@ pub struct Traits {
     /// A turn schedule (the 007 family): scores are from the chooser's point of view and the
     /// sign flips only where the chooser changes; quiescence stands pat on enemy plies.
     pub turns: bool,
+    /// `promotionChooser = owner` (R-007-1 option): on an enemy ply the pawn's owner picks the
+    /// promotion piece, so a promotion is worth the least of its pieces to the chooser.
+    pub owner_promotions: bool,
 }
 
 impl Traits {
@@ -46,7 +49,12 @@ impl Traits {
                 rules.special,
                 SpecialMoves::None | SpecialMoves::Bracket | SpecialMoves::Eviction
             );
-        Traits { null_move, turns }
+        let owner_promotions = rules.turns.is_some_and(|t| t.promotion_by_owner);
+        Traits {
+            null_move,
+            turns,
+            owner_promotions,
+        }
     }
 }
 

@@ -194,6 +194,22 @@ impl<'a> Worker<'a> {
             let m = self.root_moves[i].mv;
             on_move(m, i + 1);
             let chooser = self.pos.chooser();
+            if self.owner_picks(m, chooser) {
+                let score = self.owner_promotion(m, chooser, depth, alpha, beta, 0);
+                if self.stopped {
+                    break;
+                }
+                let rm = &mut self.root_moves[i];
+                rm.score = score;
+                rm.pv.clear();
+                rm.pv.push(m);
+                best = best.max(score);
+                alpha = alpha.max(score);
+                if score >= beta {
+                    break;
+                }
+                continue;
+            }
             self.pos.make(m);
             self.count_node();
             let gives_check = in_check(&self.pos);
@@ -256,6 +272,43 @@ impl<'a> Worker<'a> {
         } else {
             self.qsearch(alpha, beta, ply)
         }
+    }
+
+    /// Whether `m` is a promotion on an enemy ply whose piece the owner picks (R-007-1 option).
+    #[inline(always)]
+    fn owner_picks(&self, m: Move, chooser: Color) -> bool {
+        self.traits.owner_promotions
+            && m.promotion_type().is_some()
+            && self.pos.side_to_move() != chooser
+    }
+
+    /// The value to the chooser of the pawn move of promotion `m` when the owner picks the
+    /// piece: the least over the promotion pieces (fail-soft within (alpha, beta)).
+    fn owner_promotion(
+        &mut self,
+        m: Move,
+        chooser: Color,
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+        ply: usize,
+    ) -> i32 {
+        let mut worst = INFINITE;
+        for k in 0..self.pos.rules().promotion_types.len() {
+            let t = self.pos.rules().promotion_types[k];
+            let pm = Move::promotion(m.from(), m.to(), t);
+            self.pos.make(pm);
+            let s = self.child(chooser, depth - 1, alpha, beta, ply + 1);
+            self.pos.unmake();
+            if self.stopped {
+                return 0;
+            }
+            worst = worst.min(s);
+            if worst <= alpha {
+                break;
+            }
+        }
+        worst
     }
 
     /// A score from the colour to move's point of view turned to the chooser's.
@@ -490,6 +543,8 @@ impl<'a> Worker<'a> {
         let mut quiets_tried = [Move::NONE; 64];
         let mut n_quiets = 0;
         let chooser = self.pos.chooser();
+        let mut promo_groups = [usize::MAX; 16];
+        let mut n_groups = 0;
         for i in 0..n {
             let m = Self::pick(&mut list, scores, i);
             let capture = self.victim_value(m).is_some();
@@ -504,31 +559,44 @@ impl<'a> Worker<'a> {
             {
                 continue;
             }
-            self.pos.make(m);
-            let gives_check = in_check(&self.pos);
-            let new_depth = depth - 1 + gives_check as i32;
             let mut score;
-            if i == 0 {
-                score = self.child(chooser, new_depth, alpha, beta, ply + 1);
+            if self.owner_picks(m, chooser) {
+                // every piece of this pawn move is valued at once: skip the group's others
+                let group = m.from().index() * 64 + m.to().index();
+                if promo_groups.contains(&group) {
+                    continue;
+                }
+                if n_groups < promo_groups.len() {
+                    promo_groups[n_groups] = group;
+                    n_groups += 1;
+                }
+                score = self.owner_promotion(m, chooser, depth, alpha, beta, ply);
             } else {
-                let r = if depth >= 3 && i >= 3 && quiet && !checked && !gives_check {
-                    let mut r = LMR[depth.min(63) as usize][i.min(63)] as i32;
-                    if is_pv {
-                        r -= 1;
-                    }
-                    r.clamp(0, new_depth - 1)
-                } else {
-                    0
-                };
-                score = self.child(chooser, new_depth - r, alpha, alpha + 1, ply + 1);
-                if score > alpha && r > 0 {
-                    score = self.child(chooser, new_depth, alpha, alpha + 1, ply + 1);
-                }
-                if score > alpha && score < beta {
+                self.pos.make(m);
+                let gives_check = in_check(&self.pos);
+                let new_depth = depth - 1 + gives_check as i32;
+                if i == 0 {
                     score = self.child(chooser, new_depth, alpha, beta, ply + 1);
+                } else {
+                    let r = if depth >= 3 && i >= 3 && quiet && !checked && !gives_check {
+                        let mut r = LMR[depth.min(63) as usize][i.min(63)] as i32;
+                        if is_pv {
+                            r -= 1;
+                        }
+                        r.clamp(0, new_depth - 1)
+                    } else {
+                        0
+                    };
+                    score = self.child(chooser, new_depth - r, alpha, alpha + 1, ply + 1);
+                    if score > alpha && r > 0 {
+                        score = self.child(chooser, new_depth, alpha, alpha + 1, ply + 1);
+                    }
+                    if score > alpha && score < beta {
+                        score = self.child(chooser, new_depth, alpha, beta, ply + 1);
+                    }
                 }
+                self.pos.unmake();
             }
-            self.pos.unmake();
             if self.stopped {
                 return 0;
             }
