@@ -74,7 +74,13 @@ pub fn colour_of(p: u32) -> Color {
 #[inline]
 pub fn turn_of(schedule: Schedule, p: u32) -> TurnPos {
     let p = p.max(1);
-    let by_parity = |t: u32, even: Color| if t % 2 == 0 { even } else { even.flip() };
+    let by_parity = |t: u32, even: Color| {
+        if t.is_multiple_of(2) {
+            even
+        } else {
+            even.flip()
+        }
+    };
     match schedule {
         Schedule::Alternate => TurnPos {
             chooser: colour_of(p),
