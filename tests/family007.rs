@@ -1087,3 +1087,42 @@ fn promotion_chooser_owner_values_the_owners_pick() {
         "mover picks a minor piece for Black ({mover}), owner Black a queen ({owner})"
     );
 }
+
+#[test]
+fn counting_without_listing_agrees_with_the_list() {
+    // perft's last ply counts (Detente's third ply by a split count, turn completion by the
+    // unit shortcut): it must equal the number of listed legal plies everywhere
+    for variant in [
+        "007detente",
+        "balanced007detente",
+        "007",
+        "progressive007",
+        "007detente-kingcapture",
+    ] {
+        let rules = builtin_variants().get(variant).expect("variant");
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        let mut compared = 0;
+        for _game in 0..6 {
+            let mut p = Position::startpos(rules.clone());
+            for _ in 0..90 {
+                let mut list = MoveList::new();
+                legal_moves(&mut p, &mut list);
+                assert_eq!(
+                    chimera::movegen::count_legal(&mut p),
+                    list.len(),
+                    "{variant}: {}",
+                    p.fen()
+                );
+                compared += 1;
+                if list.is_empty() {
+                    break;
+                }
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                p.make(list[(seed % list.len() as u64) as usize]);
+            }
+        }
+        assert!(compared > 100, "{variant}: {compared}");
+    }
+}

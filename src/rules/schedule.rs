@@ -297,6 +297,15 @@ pub fn count_legal(pos: &mut Position) -> usize {
     if unfiltered && !detente_slot {
         return base_count(pos);
     }
+    if unfiltered && pos.rules().orthodox {
+        // Detente's third ply counted without listing: DET-1 removes the captures of the m2
+        // men, DET-2 the other moves of the m1 men unless nothing else is left
+        let (m1, m2) = detente::marks(pos);
+        if let Some((all, det1, det2)) = orthodox::count_split(pos, m2, m1) {
+            let left = all - det1;
+            return if left > det2 { left - det2 } else { left };
+        }
+    }
     let mut list = MoveList::new();
     legal_moves(pos, &mut list);
     list.len()
