@@ -1126,3 +1126,46 @@ fn counting_without_listing_agrees_with_the_list() {
         assert!(compared > 100, "{variant}: {compared}");
     }
 }
+
+#[test]
+fn turn_completion_shortcuts_agree_with_the_plain_definition() {
+    use chimera::rules::schedule::legal_moves_reference;
+    for variant in [
+        "007detente",
+        "007",
+        "balanced007detente",
+        "progressive007",
+        "007detente-kingcapture",
+        "progressive007-kingcapture",
+    ] {
+        let rules = builtin_variants().get(variant).expect("variant");
+        let mut seed = 0xD1B5_4A32_D192_ED03u64;
+        let starts = [
+            rules.start_fen.clone(),
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1".into(),
+            "7k/5K2/8/8/8/8/8/6Q1 w - - 0 1".into(),
+            "4k3/8/8/8/8/8/5r2/4K2R w K - 0 1".into(),
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1".into(),
+        ];
+        for game in 0..10 {
+            let mut p =
+                Position::from_fen(rules.clone(), &starts[game % starts.len()]).expect("fen");
+            for _ in 0..70 {
+                let mut fast = MoveList::new();
+                legal_moves(&mut p, &mut fast);
+                let mut slow = MoveList::new();
+                legal_moves_reference(&mut p, &mut slow);
+                let a: BTreeSet<_> = fast.iter().map(|m| m.0).collect();
+                let b: BTreeSet<_> = slow.iter().map(|m| m.0).collect();
+                assert_eq!(a, b, "{variant}: {}", p.fen());
+                if fast.is_empty() {
+                    break;
+                }
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                p.make(fast[(seed % fast.len() as u64) as usize]);
+            }
+        }
+    }
+}

@@ -266,14 +266,56 @@ pub fn legal_moves(pos: &mut Position, list: &mut MoveList) {
         return;
     }
     let left = tp.len - tp.index; // plies of the turn after this one
-    if left == 1 && units(pos, pos.side_to_move().flip()) >= 6 {
+    if left == 1 && units(pos, pos.side_to_move().flip(), 3) >= 6 {
+        return;
+    }
+    let bulk = left == 2 && first_of_three_is_safe(pos);
+    let mut kept = 0;
+    for i in 0..list.len() {
+        let m = list[i];
+        let king_move = pos.piece_at(m.from()).kind() == PieceType::KING;
+        let ok = (bulk && !king_move) || {
+            pos.make(m);
+            let ok = can_finish(pos, left);
+            pos.unmake();
+            ok
+        };
+        if ok {
+            list.as_mut_slice()[kept] = m;
+            kept += 1;
+        }
+    }
+    list.truncate(kept);
+}
+
+/// [`legal_moves`] by the plain definition of R-007-2, without shortcuts or cache: the
+/// reference the tests hold the shortcuts to.
+pub fn legal_moves_reference(pos: &mut Position, list: &mut MoveList) {
+    fn finishable(pos: &mut Position) -> bool {
+        if next_ply(pos).index == 1 || king_taken(pos) {
+            return true;
+        }
+        let mut list = MoveList::new();
+        plies(pos, &mut list);
+        if list.is_empty() {
+            return in_check(pos);
+        }
+        list.iter().any(|&m| {
+            pos.make(m);
+            let ok = finishable(pos);
+            pos.unmake();
+            ok
+        })
+    }
+    plies(pos, list);
+    if !turns(pos).complete_turns || next_ply(pos).is_last() {
         return;
     }
     let mut kept = 0;
     for i in 0..list.len() {
         let m = list[i];
         pos.make(m);
-        let ok = can_finish(pos, left);
+        let ok = finishable(pos);
         pos.unmake();
         if ok {
             list.as_mut_slice()[kept] = m;
@@ -293,7 +335,7 @@ pub fn count_legal(pos: &mut Position) -> usize {
     let detente_slot = t.detente && tp.slot() == 3;
     let unfiltered = !t.complete_turns
         || tp.is_last()
-        || (tp.len - tp.index == 1 && units(pos, pos.side_to_move().flip()) >= 6);
+        || (tp.len - tp.index == 1 && units(pos, pos.side_to_move().flip(), 3) >= 6);
     if unfiltered && !detente_slot {
         return base_count(pos);
     }
@@ -311,6 +353,43 @@ pub fn count_legal(pos: &mut Position) -> usize {
     list.len()
 }
 
+/// Whether every ply but a king's (or castling) of the colour to move leaves a completable
+/// turn when two more plies follow (the first of three, module documentation): the colour to
+/// move keeps a unit through its own ply (at most three units lost, four by en passant, the
+/// pieces' units counted with four free neighbours since both plies may land next to them)
+/// and the enemy's (at most three, four by en passant, five by castling); the enemy keeps one
+/// through the first ply (at most four lost).
+fn first_of_three_is_safe(pos: &Position) -> bool {
+    let us = pos.side_to_move();
+    let them = us.flip();
+    let castle = enemy_may_castle(pos, them);
+    let need = if castle { 10 } else { 8 };
+    units(pos, them, 3) >= 5 && units(pos, us, 4) >= need
+}
+
+/// Whether `color` might castle after one move of the other colour: it has a right whose
+/// path is clear, or holds one man the other colour could move away or capture.
+fn enemy_may_castle(pos: &Position, color: Color) -> bool {
+    let rights = pos.castling_rights() >> (2 * color.index()) & 3;
+    (0..2).any(|side| {
+        if rights >> side & 1 == 0 {
+            return false;
+        }
+        let Some(path) = pos.castle_path(2 * color.index() + side) else {
+            return true;
+        };
+        let men = path.clear & pos.occupied();
+        if men.is_empty() {
+            return true;
+        }
+        if men.more_than_one() {
+            return false;
+        }
+        let sq = men.lsb();
+        pos.piece_at(sq).color() != color || crate::movegen::is_attacked(pos, sq, color.flip())
+    })
+}
+
 /// Whether the turn can be finished from `pos`, where `left` plies of it remain (this one
 /// included): `finishable` of R-007-2 for a position inside a turn.
 fn can_finish(pos: &mut Position, left: u32) -> bool {
@@ -319,15 +398,16 @@ fn can_finish(pos: &mut Position, left: u32) -> bool {
     }
     if left == 1 {
         // one ply to go: any legal ply will do, and being mated ends the turn too
-        if in_check(pos) || units(pos, pos.side_to_move()) >= 1 {
+        if in_check(pos) || units(pos, pos.side_to_move(), 3) >= 1 {
             return true;
         }
         let mut list = MoveList::new();
         plies(pos, &mut list);
         return !list.is_empty();
     }
-    if left == 2 && units(pos, pos.side_to_move().flip()) >= 6 {
-        return in_check(pos) || base_count(pos) > 0;
+    if left == 2 && units(pos, pos.side_to_move().flip(), 3) >= 6 {
+        // a unit of the colour to move is a legal ply unless it is in check
+        return in_check(pos) || units(pos, pos.side_to_move(), 3) >= 1 || base_count(pos) > 0;
     }
     let key = pos.key() ^ left as u64;
     if let Some(v) = cache_probe(key) {
@@ -387,8 +467,9 @@ fn pinned(pos: &Position, color: Color) -> Bitboard {
     out
 }
 
-/// The units of `color` (module documentation), counted up to what the callers need.
-pub fn units(pos: &Position, color: Color) -> u32 {
+/// The units of `color` (module documentation) whose pieces have at least `dirs` free
+/// neighbouring squares, counted up to what the callers need (twelve).
+pub fn units(pos: &Position, color: Color, dirs: u32) -> u32 {
     let ours = pos.pieces(color);
     let free = ours & !pinned(pos, color);
     let empty = !pos.occupied();
@@ -400,7 +481,7 @@ pub fn units(pos: &Position, color: Color) -> u32 {
     let mut n = steps.count();
     let t = &*TABLES;
     for sq in free & !pos.kind(PieceType::PAWN) & !pos.kind(PieceType::KING) {
-        if n >= 6 {
+        if n >= 12 {
             break;
         }
         let p = pos.piece_at(sq).kind();
@@ -413,7 +494,7 @@ pub fn units(pos: &Position, color: Color) -> u32 {
         } else {
             t.king[sq.index()]
         };
-        if (near & !ours).count() >= 3 {
+        if (near & !ours).count() >= dirs {
             n += 1;
         }
     }
