@@ -4,6 +4,7 @@
 //! The search reads the rules only through [`Traits`] (is a null move sound, ...) and the
 //! game-end functions of `rules::outcome`; it never asks which variant it is playing.
 
+mod busy;
 mod threads;
 mod time;
 mod worker;

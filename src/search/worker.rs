@@ -2,6 +2,7 @@
 //! cutoffs, null move (where the traits allow), late-move reductions, killers, history,
 //! check extension and mate-distance pruning.
 
+use super::busy::BusyTable;
 use super::{Traits, INFINITE, MATE, MATE_BOUND, MAX_PLY};
 use crate::eval::EvalParams;
 use crate::geometry::Color;
@@ -30,6 +31,8 @@ pub struct Shared<'a> {
     pub deadline: Option<std::time::Instant>,
     /// While set, the deadline does not apply (pondering).
     pub pondering: &'a AtomicBool,
+    /// Positions other threads are searching (only with several threads).
+    pub busy: Option<&'a BusyTable>,
 }
 
 /// A root move with its latest score and line.
@@ -80,6 +83,11 @@ static LMR: Lazy<[[u8; 64]; 64]> = Lazy::new(|| {
     }
     t
 });
+
+/// Remaining depth from which a node puts off moves that another thread is searching.
+const DEFER_MIN_DEPTH: i32 = 3;
+/// Most moves one node puts off.
+const MAX_DEFERRED: usize = 32;
 
 /// Per-thread search state.
 pub struct Worker<'a> {
@@ -190,11 +198,26 @@ impl<'a> Worker<'a> {
     ) -> i32 {
         let mut best = -INFINITE;
         self.seldepth = 0;
-        for i in pv_idx..self.root_moves.len() {
+        let n = self.root_moves.len();
+        // root moves another thread is searching are put off to the end, as below the root
+        let busy = self.shared.busy.filter(|_| depth >= DEFER_MIN_DEPTH);
+        let mut deferred = [0usize; MAX_DEFERRED];
+        let mut n_deferred = 0;
+        let mut next = pv_idx;
+        loop {
+            let (i, put_off_before) = if next < n {
+                next += 1;
+                (next - 1, false)
+            } else if next < n + n_deferred {
+                next += 1;
+                (deferred[next - 1 - n], true)
+            } else {
+                break;
+            };
             let m = self.root_moves[i].mv;
-            on_move(m, i + 1);
             let chooser = self.pos.chooser();
             if self.owner_picks(m, chooser) {
+                on_move(m, i + 1);
                 let score = self.owner_promotion(m, chooser, depth, alpha, beta, 0);
                 if self.stopped {
                     break;
@@ -211,6 +234,18 @@ impl<'a> Worker<'a> {
                 continue;
             }
             self.pos.make(m);
+            let child = self.pos.key();
+            if let Some(busy) = busy {
+                if i > pv_idx && !put_off_before && n_deferred < MAX_DEFERRED && busy.is_busy(child)
+                {
+                    self.pos.unmake();
+                    deferred[n_deferred] = i;
+                    n_deferred += 1;
+                    continue;
+                }
+                busy.mark(child);
+            }
+            on_move(m, i + 1);
             self.count_node();
             let gives_check = in_check(&self.pos);
             let new_depth = depth - 1 + gives_check as i32;
@@ -223,6 +258,9 @@ impl<'a> Worker<'a> {
                 }
                 s
             };
+            if let Some(busy) = busy {
+                busy.release(child);
+            }
             self.pos.unmake();
             if self.stopped {
                 break;
@@ -545,8 +583,22 @@ impl<'a> Worker<'a> {
         let chooser = self.pos.chooser();
         let mut promo_groups = [usize::MAX; 16];
         let mut n_groups = 0;
-        for i in 0..n {
-            let m = Self::pick(&mut list, scores, i);
+        // moves put off because another thread is searching their subtree, with their index
+        let mut deferred = [(Move::NONE, 0usize); MAX_DEFERRED];
+        let mut n_deferred = 0;
+        let busy = self.shared.busy.filter(|_| depth >= DEFER_MIN_DEPTH);
+        let mut next = 0;
+        loop {
+            let (m, i, put_off_before) = if next < n {
+                next += 1;
+                (Self::pick(&mut list, scores, next - 1), next - 1, false)
+            } else if next < n + n_deferred {
+                next += 1;
+                let (m, i) = deferred[next - 1 - n];
+                (m, i, true)
+            } else {
+                break;
+            };
             let capture = self.victim_value(m).is_some();
             let quiet = !capture && m.promotion_type().is_none();
             // late-move pruning of quiet moves at low depth
@@ -573,6 +625,17 @@ impl<'a> Worker<'a> {
                 score = self.owner_promotion(m, chooser, depth, alpha, beta, ply);
             } else {
                 self.pos.make(m);
+                let child = self.pos.key();
+                if let Some(busy) = busy {
+                    if i > 0 && !put_off_before && n_deferred < MAX_DEFERRED && busy.is_busy(child)
+                    {
+                        self.pos.unmake();
+                        deferred[n_deferred] = (m, i);
+                        n_deferred += 1;
+                        continue;
+                    }
+                    busy.mark(child);
+                }
                 let gives_check = in_check(&self.pos);
                 let new_depth = depth - 1 + gives_check as i32;
                 if i == 0 {
@@ -594,6 +657,9 @@ impl<'a> Worker<'a> {
                     if score > alpha && score < beta {
                         score = self.child(chooser, new_depth, alpha, beta, ply + 1);
                     }
+                }
+                if let Some(busy) = busy {
+                    busy.release(child);
                 }
                 self.pos.unmake();
             }
