@@ -388,7 +388,7 @@ fn castling_moves(pos: &Position, list: &mut MoveList) {
     let Some(king) = pos.king_square(us) else {
         return;
     };
-    if rules.checking && is_attacked(pos, king, us.flip()) {
+    if rules.castling_checks && is_attacked(pos, king, us.flip()) {
         return;
     }
     for side in 0..2 {
@@ -426,12 +426,19 @@ fn castling_moves(pos: &Position, list: &mut MoveList) {
         if (must_be_empty & pos.occupied()).any() {
             continue;
         }
-        if rules.checking
+        if rules.castling_checks
             && between(king, kto)
                 .iter()
                 .any(|s| is_attacked(pos, s, us.flip()))
         {
             continue;
+        }
+        // where kings are captured the move is not tested afterwards: test the destination
+        if rules.castling_checks && !rules.checking {
+            let occ = (pos.occupied() ^ king.bb() ^ rook.bb()) | kto.bb() | rto.bb();
+            if attacked_with(pos, kto, us.flip(), occ) {
+                continue;
+            }
         }
         list.push(Move::castling(king, kto, rook, rto));
     }

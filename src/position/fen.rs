@@ -42,6 +42,8 @@ pub enum FenError {
     Illegal(String),
     /// Bad extension field (after the move number: a rule module's state, e.g. the spy window).
     Extension(String),
+    /// The 007-FEN fields (ply number, Detente squares) are wrong.
+    Schedule(String),
 }
 
 impl fmt::Display for FenError {
@@ -49,7 +51,8 @@ impl fmt::Display for FenError {
         match self {
             FenError::FieldCount(n) => write!(
                 f,
-                "a FEN has 2 to 6 fields (7 where the variant adds a state field), found {n}"
+                "a FEN has 2 to 6 fields (7 where the variant adds a state field, a 007-FEN up \
+                 to 8), found {n}"
             ),
             FenError::RankCount { found, expected } => write!(
                 f,
@@ -78,6 +81,7 @@ impl fmt::Display for FenError {
             FenError::Counter(s) => write!(f, "bad move counter '{s}'"),
             FenError::Illegal(s) => write!(f, "illegal position: {s}"),
             FenError::Extension(s) => write!(f, "bad field after the move number: {s}"),
+            FenError::Schedule(s) => write!(f, "bad 007-FEN: {s}"),
         }
     }
 }
@@ -124,7 +128,11 @@ impl Position {
     /// Parses a FEN for `rules`. Missing clock fields default to `0 1`.
     pub fn from_fen(rules: Arc<Rules>, fen: &str) -> Result<Position, FenError> {
         let fields: Vec<&str> = fen.split_whitespace().collect();
-        let max_fields = if crate::rules::has_fen_field(rules.state_rule) {
+        // a 007-FEN adds the ply number and the Detente squares (A.7.3); a state rule module
+        // (the spy) one field of its own
+        let max_fields = if rules.turns.is_some() {
+            8
+        } else if crate::rules::has_fen_field(rules.state_rule) {
             7
         } else {
             6
@@ -270,15 +278,28 @@ impl Position {
             return Err(FenError::Counter(fullmove.to_string()));
         }
         pos.state.ply = 2 * (fullmove - 1) + (pos.stm == Color::Black) as u32;
+        if rules.turns.is_some() {
+            let (ply, extra) = crate::rules::schedule::read_fen_fields(
+                &pos,
+                fields.get(6..).unwrap_or(&[]),
+                pos.state.ply,
+            )
+            .map_err(FenError::Schedule)?;
+            pos.state.ply = ply;
+            pos.state.extra[..extra.len()].copy_from_slice(&extra);
+        }
 
         // the rule module's state field (absent: no state)
-        if let Some(field) = fields.get(6) {
+        if let Some(field) = fields.get(6).filter(|_| rules.turns.is_none()) {
             crate::rules::parse_fen_field(rules.state_rule, &mut pos, field)
                 .map_err(FenError::Extension)?;
         }
 
         pos.validate()?;
         pos.state.key = pos.compute_key();
+        if rules.turns.is_some() {
+            crate::rules::schedule::normalise_ep(&mut pos);
+        }
         Ok(pos)
     }
 
@@ -500,6 +521,9 @@ impl Position {
             self.fullmove_number()
         ));
         crate::rules::write_fen_field(self.rules.state_rule, self, &mut s);
+        if self.rules.turns.is_some() {
+            s.push_str(&crate::rules::schedule::fen_suffix(self));
+        }
         s
     }
 }

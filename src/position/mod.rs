@@ -198,12 +198,15 @@ impl Position {
     }
 
     /// The player who chooses the next ply. In every variant where players alternate this is
-    /// the colour to move; turn schedules (the 007 family) will answer from `State::ply`.
-    /// Protocols, the match referee and the search ask this, never `side_to_move`, when they
-    /// mean "whose decision is it".
+    /// the colour to move; under a turn schedule (the 007 family) it follows from the
+    /// schedule and `State::ply`. Protocols, the match referee and the search ask this, never
+    /// `side_to_move`, when they mean "whose decision is it".
     #[inline(always)]
     pub fn chooser(&self) -> Color {
-        self.stm
+        match self.rules.turns {
+            None => self.stm,
+            Some(t) => crate::rules::schedule::turn_of(t.schedule, self.state.ply + 1).chooser,
+        }
     }
 
     /// The saved state (key, rights, en passant, clocks, variant bytes).
@@ -451,6 +454,29 @@ impl Position {
             mv: m,
             before,
         });
+        if let Some(t) = self.rules.turns {
+            self.after_scheduled_ply(t, m);
+        }
+    }
+
+    /// The schedule's part of `make` (007 family): kept out of line, orthodox moves skip it.
+    #[cold]
+    #[inline(never)]
+    fn after_scheduled_ply(&mut self, t: crate::variant::TurnRules, m: Move) {
+        crate::rules::schedule::after_ply(self, t, m);
+    }
+
+    /// XORs a term into the key (a rule module's hook for state outside the board).
+    pub(crate) fn toggle_key(&mut self, k: u64) {
+        self.state.key ^= k;
+    }
+
+    /// Removes the en-passant square, keeping the key in step.
+    pub(crate) fn clear_ep(&mut self) {
+        if self.state.ep < 64 {
+            self.state.key ^= ZOBRIST.ep_file[(self.state.ep & 7) as usize];
+            self.state.ep = 64;
+        }
     }
 
     /// En-passant target after a move (64 = none): per the project's ruling, a pawn of the mover
@@ -585,6 +611,9 @@ impl Position {
         }
         for (slot, &v) in self.state.extra.iter().enumerate() {
             key ^= z.extra[slot][v as usize];
+        }
+        if let Some(t) = self.rules.turns {
+            key ^= crate::rules::schedule::phase_key(t.schedule, self.state.ply + 1);
         }
         key
     }

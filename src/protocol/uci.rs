@@ -333,6 +333,14 @@ impl Session {
             self.out
                 .line("info string no position was set: searching the start position");
         }
+        if self.engine.rules().turns.is_some() {
+            // 007 family: `go` answers one ply for the chooser of the next ply
+            let pos = self.engine.position();
+            self.out.line(&format!(
+                "info string {}",
+                crate::rules::schedule::describe(pos)
+            ));
+        }
         let reporter = Arc::new(UciReporter {
             out: self.out.clone(),
             show_wdl: self.engine.options.show_wdl,

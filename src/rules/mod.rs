@@ -3,8 +3,10 @@
 //! `MoveKind::Special` moves, so orthodox moves never pay for them.
 
 pub mod bracket;
+pub mod detente;
 pub mod eviction;
 pub mod outcome;
+pub mod schedule;
 pub mod spy;
 
 use crate::movegen::MoveText;

@@ -96,6 +96,9 @@ pub fn repetitions(pos: &Position) -> usize {
 
 /// The verdict on the current position, or `None` if the game goes on.
 pub fn verdict(pos: &mut Position) -> Option<Verdict> {
+    if pos.rules().turns.is_some() {
+        return scheduled_verdict(pos);
+    }
     let us = pos.side_to_move();
     if let Some(v) = extinction(pos) {
         return Some(Verdict {
@@ -137,6 +140,40 @@ pub fn verdict(pos: &mut Position) -> Option<Verdict> {
             outcome: Outcome::Draw,
             reason: format!("{fold}-fold repetition"),
         });
+    }
+    None
+}
+
+/// The verdict in a 007 game (A.2, R-007-2/5/6/7): the owner of a mated or captured king
+/// loses, whoever chose the ply; stalemate, no completable turn, the move rule, repetition
+/// (the key includes the schedule position and the Detente squares) and dead positions draw.
+fn scheduled_verdict(pos: &mut Position) -> Option<Verdict> {
+    use super::schedule::{dead_position, end, End};
+    let owner = pos.side_to_move();
+    let won = |reason: &str| Verdict {
+        outcome: Outcome::Win(owner.flip()),
+        reason: reason.into(),
+    };
+    let drawn = |reason: String| Verdict {
+        outcome: Outcome::Draw,
+        reason,
+    };
+    match end(pos) {
+        Some(End::KingCaptured) => return Some(won("king capture")),
+        Some(End::Checkmate) => return Some(won("checkmate")),
+        Some(End::Stalemate) => return Some(drawn("stalemate".into())),
+        Some(End::NoCompletableTurn) => return Some(drawn("no completable turn".into())),
+        None => {}
+    }
+    if move_rule_draw(pos) {
+        return Some(drawn(format!("{}-ply rule", 2 * pos.rules().n_move_rule)));
+    }
+    let fold = pos.rules().n_fold_rule as usize;
+    if fold > 0 && repetitions(pos) + 1 >= fold {
+        return Some(drawn(format!("{fold}-fold repetition")));
+    }
+    if dead_position(pos) {
+        return Some(drawn("dead position".into()));
     }
     None
 }

@@ -111,7 +111,8 @@ pub fn search(
         };
     }
     tt.new_search();
-    let tm = TimeManager::new(limits, root.side_to_move(), options.move_overhead);
+    // the clock that runs is the chooser's (the 007 family: not always the colour to move)
+    let tm = TimeManager::new(limits, root.chooser(), options.move_overhead);
     let hard = tm.hard_limit().map(|h| std::time::Instant::now() + h);
     // with one thread nobody else is searching: no table, and the search stays deterministic
     let busy = (options.threads > 1).then(BusyTable::new);

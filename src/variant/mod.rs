@@ -104,6 +104,57 @@ pub struct SpyRule {
     pub exposure: SpyExposure,
 }
 
+/// Who chooses each ply (`moveSchedule`). Every schedule but `Alternate` is a 007 form: the
+/// colour to move still alternates every ply, the player choosing it does not.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Schedule {
+    /// Players alternate: the chooser is the colour to move (every variant but the 007 family).
+    Alternate,
+    /// 007 Chess: turns of three plies (own, enemy, own), White first.
+    Jackman,
+    /// Balanced 007: Black chooses ply 1, White plies 2-3, then turns of three from Black.
+    Balanced,
+    /// Progressive 007: turn n has n plies, White chooses the odd turns.
+    Progressive,
+}
+
+impl Schedule {
+    /// The name used in variants.ini.
+    pub fn name(self) -> &'static str {
+        match self {
+            Schedule::Alternate => "alternate",
+            Schedule::Jackman => "007",
+            Schedule::Balanced => "balanced007",
+            Schedule::Progressive => "progressive007",
+        }
+    }
+
+    /// Parses a variants.ini value.
+    pub fn parse(s: &str) -> Option<Schedule> {
+        Some(match s {
+            "alternate" => Schedule::Alternate,
+            "007" => Schedule::Jackman,
+            "balanced007" => Schedule::Balanced,
+            "progressive007" => Schedule::Progressive,
+            _ => return None,
+        })
+    }
+}
+
+/// The 007 family's turn rules (`Rules::turns`), fixed when the variant is loaded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TurnRules {
+    /// Who chooses which ply.
+    pub schedule: Schedule,
+    /// Detente restrictions on the third ply of a turn (`detente`).
+    pub detente: bool,
+    /// `turnCompletion = turn` (ruling R-007-2 (T)): a ply after which the turn cannot be
+    /// finished is illegal; `ply` (false) gives option (P).
+    pub complete_turns: bool,
+    /// `promotionChooser = owner`: on an enemy ply the pawn's owner picks the promotion piece.
+    pub promotion_by_owner: bool,
+}
+
 /// One piece type of a variant.
 #[derive(Clone)]
 pub struct PieceDef {
@@ -186,6 +237,11 @@ pub struct Rules {
     pub orthodox: bool,
     /// The types in use as a bit set (bit `t` for type `t`), derived from `pieces`.
     pub type_mask: u16,
+    /// Whether castling needs the king not in, through or into check (`checking`, or
+    /// `kingCaptureCastlingChecks` where kings are captured).
+    pub castling_checks: bool,
+    /// Turn schedule of the 007 family (`None`: the players alternate).
+    pub turns: Option<TurnRules>,
 }
 
 /// A side's material as one number: 4 bits per piece type holding its count (capped at 15),

@@ -5,7 +5,8 @@
 
 use super::ini::{parse_ini, Entry, IniError, IniFile};
 use super::{
-    material_signature, GameValue, PieceDef, Rules, SpecialMoves, SpyExposure, SpyRule, StateRule,
+    material_signature, GameValue, PieceDef, Rules, Schedule, SpecialMoves, SpyExposure, SpyRule,
+    StateRule, TurnRules,
 };
 use crate::geometry::{Bitboard, BoardShape, Color, Square};
 use crate::piece::{parse_betza, CompiledPiece, PieceType, MAX_PIECE_TYPES};
@@ -70,6 +71,12 @@ const PLAIN_KEYS: &[&str] = &[
     "spyPieceTypes",
     "spyExposure",
     "deadMaterial",
+    "moveSchedule",
+    "detente",
+    "kingCapture",
+    "kingCaptureCastlingChecks",
+    "turnCompletion",
+    "promotionChooser",
 ];
 
 /// A key's value with where it was written.
@@ -916,7 +923,20 @@ fn compile(ctx: &Ctx) -> Result<Rules, IniError> {
     }
 
     // game end
-    let checking = ctx.bool("checking", true)?;
+    let king_capture = ctx.bool("kingCapture", false)?;
+    if king_capture && !has_king {
+        return Err(ctx.err(
+            "kingCapture",
+            "there is no king (king = -) that could be captured".into(),
+        ));
+    }
+    if king_capture && ctx.get("checking") == Some("true") {
+        return Err(ctx.err(
+            "checking",
+            "kingCapture = true means kings are captured, not checked; drop checking".into(),
+        ));
+    }
+    let checking = ctx.bool("checking", !king_capture)?;
     if checking && !has_king && ctx.sets("checking") {
         return Err(ctx.err(
             "checking",
@@ -931,8 +951,10 @@ fn compile(ctx: &Ctx) -> Result<Rules, IniError> {
             "there are no kings (king = -) that could face each other".into(),
         ));
     }
-    let extinction_types = letter_list("extinctionPieceTypes", "")?;
+    let extinction_types =
+        letter_list("extinctionPieceTypes", if king_capture { "k" } else { "" })?;
     let extinction_value = match ctx.get("extinctionValue") {
+        None if king_capture => Some(GameValue::Loss),
         None | Some("none") => None,
         Some(v) => Some(parse_value(v).ok_or_else(|| {
             ctx.err(
@@ -1122,9 +1144,96 @@ fn compile(ctx: &Ctx) -> Result<Rules, IniError> {
         piece_value,
         orthodox: false,
         type_mask,
+        castling_checks: true,
+        turns: None,
     };
+    rules.castling_checks = checking;
+    if ctx.get("kingCaptureCastlingChecks").is_some() {
+        if !king_capture {
+            return Err(ctx.err(
+                "kingCaptureCastlingChecks",
+                "only meaningful with kingCapture = true (checked kings always castle safely)"
+                    .into(),
+            ));
+        }
+        rules.castling_checks = ctx.bool("kingCaptureCastlingChecks", false)?;
+    }
+    rules.turns = turn_rules(ctx, &rules)?;
     rules.orthodox = is_orthodox(&rules);
     Ok(rules)
+}
+
+/// The 007 family's keys (`moveSchedule`, `detente`, `turnCompletion`, `promotionChooser`):
+/// `None` for a variant whose players alternate.
+fn turn_rules(ctx: &Ctx, rules: &Rules) -> Result<Option<TurnRules>, IniError> {
+    let schedule = match ctx.get("moveSchedule") {
+        None => Schedule::Alternate,
+        Some(v) => Schedule::parse(v).ok_or_else(|| {
+            ctx.err(
+                "moveSchedule",
+                format!(
+                    "unknown schedule '{v}' (known: alternate, 007, balanced007, progressive007)"
+                ),
+            )
+        })?,
+    };
+    let detente = ctx.bool("detente", false)?;
+    let complete_turns = match ctx.get("turnCompletion") {
+        None | Some("turn") => true,
+        Some("ply") => false,
+        Some(v) => {
+            return Err(ctx.err(
+                "turnCompletion",
+                format!("expected turn or ply, found '{v}'"),
+            ))
+        }
+    };
+    let promotion_by_owner = match ctx.get("promotionChooser") {
+        None | Some("mover") => false,
+        Some("owner") => true,
+        Some(v) => {
+            return Err(ctx.err(
+                "promotionChooser",
+                format!("expected mover or owner, found '{v}'"),
+            ))
+        }
+    };
+    if schedule == Schedule::Alternate {
+        for key in ["detente", "turnCompletion", "promotionChooser"] {
+            if ctx.get(key).is_some() && (key != "detente" || detente) {
+                return Err(ctx.err(
+                    key,
+                    "only meaningful with a 007 moveSchedule (007, balanced007, progressive007)"
+                        .into(),
+                ));
+            }
+        }
+        return Ok(None);
+    }
+    if detente && schedule == Schedule::Progressive {
+        return Err(ctx.err(
+            "detente",
+            "Progressive 007 cannot be combined with Detente (ruling R-007-13)".into(),
+        ));
+    }
+    // 007 plies are orthodox moves: the family is defined on the orthodox men and board
+    let mut plain = rules.clone();
+    plain.checking = true;
+    plain.castling_checks = true;
+    plain.extinction_value = None;
+    plain.turns = None;
+    if !is_orthodox(&plain) {
+        return Err(ctx.err(
+            "moveSchedule",
+            "a 007 schedule needs the orthodox board, men and rules (kingCapture aside)".into(),
+        ));
+    }
+    Ok(Some(TurnRules {
+        schedule,
+        detente,
+        complete_turns,
+        promotion_by_owner,
+    }))
 }
 
 /// Whether the hand-tuned orthodox generator plays these rules exactly.
@@ -1161,6 +1270,7 @@ fn is_orthodox(r: &Rules) -> bool {
         && r.special == SpecialMoves::None
         && r.state_rule == StateRule::None
         && r.extinction_value.is_none()
+        && r.castling_checks
 }
 
 #[cfg(test)]
