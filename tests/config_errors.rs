@@ -953,3 +953,19 @@ fn garrison_kings_only_for_garrison() {
         "expected true or false",
     );
 }
+
+#[test]
+fn restrictions_do_not_mix_with_schedules_or_spies() {
+    expect(
+        "[a:espionage]\nrestriction = nonlinear\n",
+        2,
+        Some("restriction"),
+        "cannot be combined with a turn schedule",
+    );
+    expect(
+        "[a:espionage]\nfacingPieces = kq\n",
+        2,
+        Some("facingPieces"),
+        "cannot be combined with a turn schedule",
+    );
+}

@@ -272,3 +272,38 @@ fn nonlinear_last_move_field_errors_keep_the_engine_serving() {
     assert!(fen_of(&mut e).ends_with("lm=b1c3"));
     assert!(e.quit());
 }
+
+/// Two threads (with deferral of busy moves) find the same forced mates as one thread (the
+/// mates were confirmed with Stockfish 15.1: `score mate 2` and the same first move).
+#[test]
+fn two_threads_find_the_forced_mates() {
+    let cases = [
+        (
+            "r2qkb1r/pp2nppp/3p4/2pNN1B1/2BnP3/3P4/PPP2PPP/R2bK2R w KQkq - 1 1",
+            "bestmove d5f6",
+        ),
+        (
+            "6k1/pp4p1/2p5/2bp4/8/P5Pb/1P3rrP/2BRRN1K b - - 0 1",
+            "bestmove g2g1",
+        ),
+    ];
+    for (fen, best) in cases {
+        for threads in [1, 2] {
+            let mut e = uci();
+            e.send(&format!("setoption name Threads value {threads}"));
+            e.send(&format!("position fen {fen}"));
+            e.send("go depth 10");
+            let answer = e.expect(60, |l| l.starts_with("bestmove"));
+            let last = e
+                .seen
+                .iter()
+                .rev()
+                .find(|l| l.starts_with("info depth 10 ") && l.contains(" pv "))
+                .cloned()
+                .unwrap_or_default();
+            assert!(last.contains("score mate 2 "), "{threads} threads: {last}");
+            assert!(answer.starts_with(best), "{threads} threads: {answer}");
+            assert!(e.quit());
+        }
+    }
+}

@@ -44,7 +44,9 @@ pub fn in_check(pos: &Position) -> bool {
 #[inline]
 pub fn legal_moves(pos: &mut Position, list: &mut MoveList) {
     list.clear();
-    if pos.rules().orthodox {
+    if pos.rules().turns.is_some() {
+        crate::rules::schedule::legal_moves(pos, list);
+    } else if pos.rules().orthodox {
         orthodox::legal_moves(pos, list);
     } else {
         generic::legal_moves(pos, list);
@@ -55,7 +57,9 @@ pub fn legal_moves(pos: &mut Position, list: &mut MoveList) {
 /// listing where the generator can.
 #[inline]
 pub fn count_legal(pos: &mut Position) -> usize {
-    if pos.rules().orthodox {
+    if pos.rules().turns.is_some() {
+        crate::rules::schedule::count_legal(pos)
+    } else if pos.rules().orthodox {
         orthodox::count_legal(pos)
     } else {
         generic::count_legal(pos)

@@ -53,6 +53,9 @@ pub struct CompiledPiece {
     pub bishop_capture: Option<LineSlide>,
     /// Other directions walked one by one.
     pub rays: Vec<Ray>,
+    /// `[color][target]`: squares from which some capturing ray could reach `target` on an
+    /// empty 8x8 frame, so attack tests walk rays only when a man stands there.
+    pub ray_capture_zone: Box<[[Bitboard; 64]; 2]>,
     /// Captures on the eight adjacent squares are barred (J'Adoube).
     pub no_adjacent_capture: bool,
     /// Non-capturing leaps to the mirror squares were added (Kaleidoscope, `mirrorLeap`).
@@ -78,6 +81,7 @@ impl CompiledPiece {
             bishop_move: None,
             bishop_capture: None,
             rays: Vec::new(),
+            ray_capture_zone: Box::new([[Bitboard::EMPTY; 64]; 2]),
             no_adjacent_capture,
             mirror_leap: false,
         };
@@ -151,6 +155,23 @@ impl CompiledPiece {
             for c in 0..2 {
                 for sq in 0..64 {
                     cp.leap_capture[c][sq] &= !TABLES.king[sq];
+                }
+            }
+        }
+        for color in Color::ALL {
+            for ray in cp.rays.iter().filter(|r| r.captures) {
+                let (df, dr) = oriented(ray.step, color);
+                for target in Square::all() {
+                    let mut cur = target;
+                    let mut steps = 0u8;
+                    while let Some(next) = cur.offset(-df, -dr) {
+                        steps += 1;
+                        if ray.max != 0 && steps > ray.max {
+                            break;
+                        }
+                        cp.ray_capture_zone[color.index()][target.index()] |= next.bb();
+                        cur = next;
+                    }
                 }
             }
         }
@@ -321,7 +342,9 @@ impl CompiledPiece {
                 return true;
             }
         }
-        if !self.rays.is_empty() {
+        if !self.rays.is_empty()
+            && (self.ray_capture_zone[color.index()][target.index()] & pieces).any()
+        {
             for ray in &self.rays {
                 if !ray.captures {
                     continue;

@@ -6,7 +6,7 @@ use crate::geometry::Color;
 use crate::movegen::{in_check, legal_moves};
 use crate::moves::MoveList;
 use crate::position::Position;
-use crate::variant::GameValue;
+use crate::variant::{material_signature, GameValue};
 
 /// How a game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -86,6 +86,28 @@ pub fn move_rule_draw(pos: &Position) -> bool {
     n > 0 && pos.halfmove_clock() as u32 >= 2 * n
 }
 
+/// Whether the material on the board is one of the variant's dead draws (`deadMaterial`):
+/// one side has exactly one set of a pair and the other side the other set.
+#[inline]
+pub fn dead_material(pos: &Position) -> bool {
+    let rules = pos.rules();
+    if rules.dead_material_men == 0 || pos.occupied().count() > rules.dead_material_men {
+        return false;
+    }
+    let side = |c: Color| {
+        material_signature(
+            rules
+                .piece_types()
+                .map(|t| (t, pos.pieces_of(c, t).count())),
+        )
+    };
+    let (w, b) = (side(Color::White), side(Color::Black));
+    rules
+        .dead_material
+        .iter()
+        .any(|&(x, y)| (w, b) == (x, y) || (w, b) == (y, x))
+}
+
 /// How many earlier positions of the game equal the current one.
 pub fn repetitions(pos: &Position) -> usize {
     let key = pos.key();
@@ -94,6 +116,9 @@ pub fn repetitions(pos: &Position) -> usize {
 
 /// The verdict on the current position, or `None` if the game goes on.
 pub fn verdict(pos: &mut Position) -> Option<Verdict> {
+    if pos.rules().turns.is_some() {
+        return scheduled_verdict(pos);
+    }
     let us = pos.side_to_move();
     if let Some(v) = extinction(pos) {
         return Some(Verdict {
@@ -117,12 +142,52 @@ pub fn verdict(pos: &mut Position) -> Option<Verdict> {
             reason: format!("{}-move rule", pos.rules().n_move_rule),
         });
     }
+    if dead_material(pos) {
+        return Some(Verdict {
+            outcome: Outcome::Draw,
+            reason: "dead position (insufficient material)".into(),
+        });
+    }
     let fold = pos.rules().n_fold_rule as usize;
     if fold > 0 && repetitions(pos) + 1 >= fold {
         return Some(Verdict {
             outcome: Outcome::Draw,
             reason: format!("{fold}-fold repetition"),
         });
+    }
+    None
+}
+
+/// The verdict in a 007 game (A.2, R-007-2/5/6/7): the owner of a mated or captured king
+/// loses, whoever chose the ply; stalemate, no completable turn, the move rule, repetition
+/// (the key includes the schedule position and the Detente squares) and dead positions draw.
+fn scheduled_verdict(pos: &mut Position) -> Option<Verdict> {
+    use super::schedule::{dead_position, end, End};
+    let owner = pos.side_to_move();
+    let won = |reason: &str| Verdict {
+        outcome: Outcome::Win(owner.flip()),
+        reason: reason.into(),
+    };
+    let drawn = |reason: String| Verdict {
+        outcome: Outcome::Draw,
+        reason,
+    };
+    match end(pos) {
+        Some(End::KingCaptured) => return Some(won("king capture")),
+        Some(End::Checkmate) => return Some(won("checkmate")),
+        Some(End::Stalemate) => return Some(drawn("stalemate".into())),
+        Some(End::NoCompletableTurn) => return Some(drawn("no completable turn".into())),
+        None => {}
+    }
+    if move_rule_draw(pos) {
+        return Some(drawn(format!("{}-ply rule", 2 * pos.rules().n_move_rule)));
+    }
+    let fold = pos.rules().n_fold_rule as usize;
+    if fold > 0 && repetitions(pos) + 1 >= fold {
+        return Some(drawn(format!("{fold}-fold repetition")));
+    }
+    if dead_position(pos) {
+        return Some(drawn("dead position".into()));
     }
     None
 }
