@@ -58,6 +58,27 @@ impl fmt::Display for EngineError {
 
 impl std::error::Error for EngineError {}
 
+/// Where a turn schedule separates chooser and colour (the 007 family), why a move of a man
+/// of the wrong colour is refused; `None` otherwise.
+fn wrong_colour(pos: &Position, text: &str) -> Option<String> {
+    let tp = pos
+        .rules()
+        .turns
+        .map(|_| crate::rules::schedule::next_ply(pos))?;
+    let from = pos.rules().shape.parse_square(text.get(0..2)?)?;
+    let man = pos.piece_at(from);
+    let mover = pos.side_to_move();
+    (man.is_some() && man.color() != mover).then(|| {
+        format!(
+            "ply {} moves a {} man ({} chooses it), '{text}' moves a {} one",
+            pos.state().ply + 1,
+            mover.name().to_ascii_lowercase(),
+            tp.chooser.name(),
+            man.color().name().to_ascii_lowercase()
+        )
+    })
+}
+
 /// Tunable options.
 #[derive(Clone, Debug)]
 pub struct EngineOptions {
@@ -190,7 +211,13 @@ impl Engine {
             None => Position::startpos(self.rules.clone()),
         };
         for (i, m) in moves.iter().enumerate() {
-            let mv = parse_move(&mut pos, m).map_err(|e| EngineError::Move(i, m.to_string(), e))?;
+            let mv = parse_move(&mut pos, m).map_err(|e| match wrong_colour(&pos, m) {
+                Some(why) => EngineError::Range(format!(
+                    "move {} ('{m}') rejected: {why}; position unchanged",
+                    i + 1
+                )),
+                None => EngineError::Move(i, m.to_string(), e),
+            })?;
             pos.make(mv);
         }
         self.position = pos;

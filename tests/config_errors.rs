@@ -868,3 +868,104 @@ fn check_stacks_on_a_variants_file() {
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("OK, 1 variant(s): mychild"), "{out}");
 }
+
+#[test]
+fn restriction_keys() {
+    expect(
+        "[a:chess]\nrestriction = hippo\n",
+        2,
+        Some("restriction"),
+        "unknown restriction module 'hippo'",
+    );
+    expect(
+        "[a:chess]\nspecialMoves = bracket\nrestriction = garrison\n",
+        3,
+        Some("restriction"),
+        "cannot be combined with specialMoves = bracket",
+    );
+    expect(
+        "[a:chess]\nfacingPieces = kx\n",
+        2,
+        Some("facingPieces"),
+        "no piece has the letter 'x'",
+    );
+    expect(
+        "[a:chess]\nfacingPieces = kq\nfacingColors = mine\n",
+        3,
+        Some("facingColors"),
+        "expected any or opposite",
+    );
+    expect(
+        "[a:chess]\nfacingColors = opposite\n",
+        2,
+        Some("facingColors"),
+        "facingPieces names no piece",
+    );
+    expect(
+        "[a:chess]\nbarredValue = loss\n",
+        2,
+        Some("barredValue"),
+        "has no effect",
+    );
+    expect(
+        "[a:chess]\nfacingPieces = kq\nbarredValue = lose\n",
+        3,
+        Some("barredValue"),
+        "expected win, loss or draw",
+    );
+    expect(
+        "[a:chess]\nmirrorLeap = qz\n",
+        2,
+        Some("mirrorLeap"),
+        "no piece has the letter 'z'",
+    );
+    // a user variant on a smaller board mirrors within that board
+    let set = accept(
+        "[small:kaleidoscope]\nmaxFile = 6\nmaxRank = 6\ncastling = false\n\
+         startFen = rnbqkr/pppppp/6/6/PPPPPP/RNBQKR w - - 0 1\n",
+    );
+    let rules = set.get("small").expect("loaded");
+    let mut p =
+        chimera::position::Position::from_fen(rules, "4k1/6/6/6/1N4/4K1 w - - 0 1").expect("FEN");
+    let mut list = chimera::moves::MoveList::new();
+    chimera::movegen::legal_moves(&mut p, &mut list);
+    let moves: Vec<String> = list
+        .iter()
+        .map(|&m| chimera::movegen::move_to_string(&p, m).to_string())
+        .collect();
+    for leap in ["b2e2", "b2b5", "b2e5"] {
+        assert!(moves.contains(&leap.to_string()), "{leap} in {moves:?}");
+    }
+}
+
+#[test]
+fn garrison_kings_only_for_garrison() {
+    expect(
+        "[a:chess]\ngarrisonKings = false\n",
+        2,
+        Some("garrisonKings"),
+        "only restriction = garrison reads this key",
+    );
+    expect(
+        "[a:garrison]\ngarrisonKings = maybe\n",
+        2,
+        Some("garrisonKings"),
+        "expected true or false",
+    );
+}
+
+#[test]
+fn restrictions_do_not_mix_with_schedules_or_spies() {
+    expect(
+        "[a:espionage]\nrestriction = nonlinear\n",
+        2,
+        Some("restriction"),
+        "cannot be combined with a turn schedule",
+    );
+    expect(
+        "[a:espionage]\nfacingPieces = kq\n",
+        2,
+        Some("facingPieces"),
+        "cannot be combined with a turn schedule",
+    );
+}

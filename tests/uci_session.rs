@@ -241,3 +241,69 @@ fn go_before_position_searches_the_start_position_and_says_so() {
     assert!(!e.seen.iter().any(|l| l.starts_with("info string error")));
     assert!(e.quit());
 }
+
+#[test]
+fn nonlinear_last_move_field_errors_keep_the_engine_serving() {
+    let mut e = uci();
+    e.send("setoption name UCI_Variant value nonlinear");
+    e.expect(10, |l| l.starts_with("info string variant nonlinear"));
+    // h3-f3 is no knight move: a clear error, and the session goes on
+    e.send("position fen rnbqkbnr/pppppppp/8/8/8/5N2/PPPPPPPP/RNBQKB1R b - - 1 1 lm=h3f3");
+    let err = e.expect(10, |l| l.starts_with("info string error"));
+    assert!(err.contains("impossible last move"), "{err}");
+    e.send("isready");
+    e.expect(10, |l| l == "readyok");
+    // the valid field restricts Black; the position (with lm) is printed back
+    e.send("position fen rnbqkbnr/pppppppp/8/8/8/5N2/PPPPPPPP/RNBQKB1R b - - 1 1 lm=g1f3");
+    assert!(fen_of(&mut e).ends_with("lm=g1f3"));
+    e.send("go depth 2");
+    let best = e.expect(20, |l| l.starts_with("bestmove"));
+    let mv = best.split_whitespace().nth(1).unwrap_or("");
+    assert!(
+        !mv.starts_with('g') && !mv.contains('f') && !mv.contains('3'),
+        "{best}: restricted after g1f3"
+    );
+    // moves played through the protocol set the state: after 1 e4 d5 the recapture is
+    // barred (NL-2), another move is played
+    e.send("position startpos moves e2e4 d7d5 e4d5");
+    let err = e.expect(10, |l| l.starts_with("info string error"));
+    assert!(err.contains("e4d5"), "{err}");
+    e.send("position startpos moves e2e4 d7d5 b1c3");
+    assert!(fen_of(&mut e).ends_with("lm=b1c3"));
+    assert!(e.quit());
+}
+
+/// Two threads (with deferral of busy moves) find the same forced mates as one thread (the
+/// mates were confirmed with Stockfish 15.1: `score mate 2` and the same first move).
+#[test]
+fn two_threads_find_the_forced_mates() {
+    let cases = [
+        (
+            "r2qkb1r/pp2nppp/3p4/2pNN1B1/2BnP3/3P4/PPP2PPP/R2bK2R w KQkq - 1 1",
+            "bestmove d5f6",
+        ),
+        (
+            "6k1/pp4p1/2p5/2bp4/8/P5Pb/1P3rrP/2BRRN1K b - - 0 1",
+            "bestmove g2g1",
+        ),
+    ];
+    for (fen, best) in cases {
+        for threads in [1, 2] {
+            let mut e = uci();
+            e.send(&format!("setoption name Threads value {threads}"));
+            e.send(&format!("position fen {fen}"));
+            e.send("go depth 10");
+            let answer = e.expect(60, |l| l.starts_with("bestmove"));
+            let last = e
+                .seen
+                .iter()
+                .rev()
+                .find(|l| l.starts_with("info depth 10 ") && l.contains(" pv "))
+                .cloned()
+                .unwrap_or_default();
+            assert!(last.contains("score mate 2 "), "{threads} threads: {last}");
+            assert!(answer.starts_with(best), "{threads} threads: {answer}");
+            assert!(e.quit());
+        }
+    }
+}

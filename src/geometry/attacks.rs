@@ -4,6 +4,7 @@
 //! the 2-core benchmark machine of docs/performance.md), so the tables are reproducible and no
 //! generated numbers are kept in the source.
 
+use super::magics::{BISHOP_MAGICS, ROOK_MAGICS};
 use super::{Bitboard, Square};
 use once_cell::sync::Lazy;
 
@@ -103,7 +104,15 @@ impl Rng {
     }
 }
 
-fn find_magics(dirs: &[(i8, i8)], table: &mut Vec<Bitboard>, rng: &mut Rng) -> Vec<Magic> {
+/// Finds a magic for every square, trying the square's entry of `known` first (numbers this
+/// very search found once, kept in `magics.rs` so that start-up does not search) and the
+/// random search only if it fails.
+fn find_magics(
+    dirs: &[(i8, i8)],
+    known: &[u64; 64],
+    table: &mut Vec<Bitboard>,
+    rng: &mut Rng,
+) -> Vec<Magic> {
     let mut out = Vec::with_capacity(64);
     for sq in Square::all() {
         let mask = relevant_mask(sq, dirs);
@@ -125,8 +134,9 @@ fn find_magics(dirs: &[(i8, i8)], table: &mut Vec<Bitboard>, rng: &mut Rng) -> V
         table.resize(offset + size, Bitboard::EMPTY);
         let mut used = vec![0u32; size];
         let mut epoch = 0u32;
+        let mut first = Some(known[sq.index()]);
         loop {
-            let magic = rng.sparse();
+            let magic = first.take().unwrap_or_else(|| rng.sparse());
             if (mask.wrapping_mul(magic) >> 56).count_ones() < 6 {
                 continue;
             }
@@ -159,8 +169,8 @@ fn find_magics(dirs: &[(i8, i8)], table: &mut Vec<Bitboard>, rng: &mut Rng) -> V
 static SLIDERS: Lazy<SliderTables> = Lazy::new(|| {
     let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
     let mut table = Vec::new();
-    let rook = find_magics(&ROOK_DIRS, &mut table, &mut rng);
-    let bishop = find_magics(&BISHOP_DIRS, &mut table, &mut rng);
+    let rook = find_magics(&ROOK_DIRS, &ROOK_MAGICS, &mut table, &mut rng);
+    let bishop = find_magics(&BISHOP_DIRS, &BISHOP_MAGICS, &mut table, &mut rng);
     SliderTables {
         rook,
         bishop,
@@ -320,5 +330,38 @@ mod tests {
         assert!(between(a1, c3).has(b2));
         assert!(between(a1, Square::parse("b3").unwrap()).is_empty());
         assert_eq!(line(b2, c3).count(), 8);
+    }
+
+    /// The stored magics are the ones the search uses (none had to be searched again), and
+    /// printing them regenerates `magics.rs` (`cargo test --release print_magics -- --ignored
+    /// --nocapture`).
+    #[test]
+    fn stored_magics_are_used() {
+        let s = sliders();
+        for sq in 0..64 {
+            assert_eq!(
+                s.rook[sq].magic, ROOK_MAGICS[sq],
+                "rook magic of square {sq}"
+            );
+            assert_eq!(
+                s.bishop[sq].magic, BISHOP_MAGICS[sq],
+                "bishop magic of square {sq}"
+            );
+        }
+    }
+
+    #[test]
+    #[ignore]
+    fn print_magics() {
+        let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+        let mut table = Vec::new();
+        for (name, dirs) in [("ROOK", &ROOK_DIRS[..]), ("BISHOP", &BISHOP_DIRS[..])] {
+            let found = find_magics(dirs, &[0; 64], &mut table, &mut rng);
+            println!("pub const {name}_MAGICS: [u64; 64] = [");
+            for m in found {
+                println!("    0x{:016X},", m.magic);
+            }
+            println!("];");
+        }
     }
 }

@@ -7,6 +7,7 @@
 
 pub mod attacks;
 mod bitboard;
+mod magics;
 mod square;
 
 pub use bitboard::Bitboard;

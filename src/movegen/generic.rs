@@ -16,7 +16,7 @@
 use crate::geometry::attacks::{between, bishop_attacks, rook_attacks, TABLES};
 use crate::geometry::{Bitboard, Color, Square};
 use crate::moves::{Move, MoveKind, MoveList};
-use crate::piece::PieceType;
+use crate::piece::{PieceType, Ray};
 use crate::position::Position;
 use crate::variant::{PieceDef, SpecialMoves};
 
@@ -196,6 +196,8 @@ struct Counter {
     legal: usize,
     /// Normal moves from these squares are kept for testing.
     test_from: Bitboard,
+    /// Normal moves to these squares are kept for testing too.
+    test_to: Bitboard,
     /// The others are legal when they land here.
     target: Bitboard,
     /// The moves to test.
@@ -219,7 +221,8 @@ impl PseudoSink for Counter {
         } else if self.test_from.has(from) {
             self.to_test.targets(pos, from, tos);
         } else {
-            self.legal += (tos & self.target).count() as usize;
+            self.legal += (tos & self.target & !self.test_to).count() as usize;
+            self.to_test.targets(pos, from, tos & self.test_to);
         }
     }
 
@@ -228,7 +231,8 @@ impl PseudoSink for Counter {
         if self.test_from.has(from) {
             self.to_test.pawn_targets(pos, from, tos);
         } else {
-            self.legal += count_pawn_moves(pos, tos & self.target);
+            self.legal += count_pawn_moves(pos, tos & self.target & !self.test_to);
+            self.to_test.pawn_targets(pos, from, tos & self.test_to);
         }
     }
 
@@ -242,7 +246,8 @@ impl PseudoSink for Counter {
     #[inline]
     fn bulk_pawns(&mut self, pos: &Position, def: &PieceDef, pawns: Bitboard) -> Bitboard {
         let free = pawns & !self.test_from;
-        if free.is_empty() {
+        // arrivals to test (hopper lines) are sorted out pawn by pawn
+        if free.is_empty() || self.test_to.any() {
             return pawns;
         }
         let rules = pos.rules();
@@ -265,10 +270,11 @@ impl PseudoSink for Counter {
         if !def.moves.no_adjacent_capture {
             let west = shift(free & !Bitboard::FILE_A, up_west) & board & region;
             let east = shift(free & !Bitboard::FILE_H, up_east) & board & region;
-            let enemy = pos.pieces(us.flip()) & self.target;
+            let immune = crate::rules::immune(pos);
+            let enemy = pos.pieces(us.flip()) & self.target & !immune;
             n += count_pawn_moves(pos, west & enemy) + count_pawn_moves(pos, east & enemy);
             if let Some(ep) = pos.ep_square() {
-                if ((west | east) & ep.bb()).any() {
+                if ((west | east) & ep.bb()).any() && ep_victim_capturable(ep, us, immune) {
                     for from in TABLES.pawn[us.flip().index()][ep.index()] & free {
                         self.to_test.push(Move::en_passant(from, ep));
                     }
@@ -291,6 +297,13 @@ fn shift(b: Bitboard, delta: i8) -> Bitboard {
     }
 }
 
+/// Whether the pawn an en-passant capture of `us` on `ep` would take is not immune.
+#[inline(always)]
+fn ep_victim_capturable(ep: Square, us: Color, immune: Bitboard) -> bool {
+    ep.offset(0, -us.forward())
+        .is_some_and(|victim| !immune.has(victim))
+}
+
 /// Pseudo-legal moves of the data-described kinds (pieces, pawns, castling).
 pub fn pseudo_moves(pos: &Position, list: &mut MoveList) {
     generate_pseudo(pos, list);
@@ -303,7 +316,9 @@ fn generate_pseudo<S: PseudoSink>(pos: &Position, sink: &mut S) {
     let them = us.flip();
     let occ = pos.occupied();
     let ours = pos.pieces(us);
-    let enemy = pos.pieces(them);
+    // men a state module makes immune (Espionage's spies) are no targets; they still attack
+    let immune = crate::rules::immune(pos);
+    let enemy = pos.pieces(them) & !immune;
     let board = rules.board;
     for t in type_iter(rules.type_mask) {
         let men = pos.kind(t) & ours;
@@ -331,7 +346,7 @@ fn generate_pseudo<S: PseudoSink>(pos: &Position, sink: &mut S) {
                     }
                 }
                 if let Some(ep) = pos.ep_square() {
-                    if (caps & region).has(ep) {
+                    if (caps & region).has(ep) && ep_victim_capturable(ep, us, immune) {
                         sink.other(Move::en_passant(from, ep));
                     }
                 }
@@ -373,7 +388,7 @@ fn castling_moves(pos: &Position, list: &mut MoveList) {
     let Some(king) = pos.king_square(us) else {
         return;
     };
-    if rules.checking && is_attacked(pos, king, us.flip()) {
+    if rules.castling_checks && castle_attacked(pos, king, us.flip()) {
         return;
     }
     for side in 0..2 {
@@ -411,14 +426,42 @@ fn castling_moves(pos: &Position, list: &mut MoveList) {
         if (must_be_empty & pos.occupied()).any() {
             continue;
         }
-        if rules.checking
+        if rules.castling_checks
             && between(king, kto)
                 .iter()
-                .any(|s| is_attacked(pos, s, us.flip()))
+                .any(|s| castle_attacked(pos, s, us.flip()))
         {
             continue;
         }
+        // where kings are captured the move is not tested afterwards: test the destination
+        if rules.castling_checks && !rules.checking {
+            let occ = (pos.occupied() ^ king.bb() ^ rook.bb()) | kto.bb() | rto.bb();
+            if attacked_with(pos, kto, us.flip(), occ) {
+                continue;
+            }
+        }
         list.push(Move::castling(king, kto, rook, rto));
+    }
+}
+
+/// Whether a square the castling king stands on or crosses is attacked: the ordinary relation,
+/// or the restriction module's for the side to move's own status (`rules::restrict::attacked`).
+#[inline]
+fn castle_attacked(pos: &Position, sq: Square, by: Color) -> bool {
+    if pos.rules().restricts {
+        crate::rules::restrict::attacked(pos, sq, by)
+    } else {
+        is_attacked(pos, sq, by)
+    }
+}
+
+/// Whether the side to move's royal man is attacked, under the variant's relation for its own
+/// status ([`castle_attacked`]).
+pub fn in_check(pos: &Position) -> bool {
+    let us = pos.side_to_move();
+    match pos.king_square(us) {
+        Some(k) if pos.rules().checking => castle_attacked(pos, k, us.flip()),
+        _ => false,
     }
 }
 
@@ -449,6 +492,9 @@ fn leaves_king_exposed(pos: &Position) -> bool {
 struct Shortcut {
     /// Normal moves from these squares are played and tested.
     test_from: Bitboard,
+    /// Normal moves to these squares are played and tested (squares where a man arriving
+    /// could become the screen of an enemy hopper, or capture one).
+    test_to: Bitboard,
     /// Where the other normal moves must land: everywhere, or, in check, on the checker or
     /// between it and the king.
     target: Bitboard,
@@ -461,19 +507,21 @@ impl Shortcut {
     #[inline]
     fn new(pos: &Position) -> Shortcut {
         let enemy_types = types_among(pos, pos.pieces(pos.side_to_move().flip()));
-        let (test_from, target) = shortcut_masks(pos, enemy_types);
+        let (test_from, target, test_to) = shortcut_masks(pos, enemy_types);
         Shortcut {
             test_from,
+            test_to,
             target,
             enemy_types,
         }
     }
 }
 
-/// `(test_from, target)` of [`Shortcut`], given the enemy's piece types.
+/// `(test_from, target, test_to)` of [`Shortcut`], given the enemy's piece types.
 #[inline]
-fn shortcut_masks(pos: &Position, enemy_types: u16) -> (Bitboard, Bitboard) {
-    const TEST_ALL: (Bitboard, Bitboard) = (Bitboard::FULL, Bitboard::FULL);
+fn shortcut_masks(pos: &Position, enemy_types: u16) -> (Bitboard, Bitboard, Bitboard) {
+    const TEST_ALL: (Bitboard, Bitboard, Bitboard) =
+        (Bitboard::FULL, Bitboard::FULL, Bitboard::EMPTY);
     let rules = pos.rules();
     let us = pos.side_to_move();
     let them = us.flip();
@@ -481,6 +529,7 @@ fn shortcut_masks(pos: &Position, enemy_types: u16) -> (Bitboard, Bitboard) {
     let ours = pos.pieces(us);
     let mut test = Bitboard::EMPTY;
     let mut target = Bitboard::FULL;
+    let mut test_to = Bitboard::EMPTY;
     if rules.flying_general {
         let (Some(a), Some(b)) = (pos.king_square(Color::White), pos.king_square(Color::Black))
         else {
@@ -509,11 +558,25 @@ fn shortcut_masks(pos: &Position, enemy_types: u16) -> (Bitboard, Bitboard) {
         let mut snipers = Bitboard::EMPTY;
         let mut checkers = Bitboard::EMPTY;
         let mut leaping_checkers = Bitboard::EMPTY;
+        let mut hop_lines = Bitboard::EMPTY;
         for t in type_iter(enemy_types) {
             let men = pos.kind(t) & theirs;
             let m = &rules.piece(t).expect("type in use").moves;
             if m.rays.iter().any(|r| r.captures) {
-                return TEST_ALL;
+                // hoppers: only men leaving or reaching the hopper lines through the king
+                // can change a hop attack on it; irregular riders: test everything
+                if m.rays.iter().any(|r| r.captures && !r.hop)
+                    || m.attacks_from_any(them, men, k, occ, rules.board)
+                {
+                    return TEST_ALL;
+                }
+                for ray in m.rays.iter().filter(|r| r.captures) {
+                    // a line without such a hopper on it stays harmless whatever we move
+                    let line = hop_line(ray, them, k, rules.board);
+                    if (line & men).any() {
+                        hop_lines |= line;
+                    }
+                }
             }
             let leapers = m.leap_capture_from[them.index()][k.index()] & men;
             checkers |= leapers;
@@ -551,18 +614,42 @@ fn shortcut_masks(pos: &Position, enemy_types: u16) -> (Bitboard, Bitboard) {
                 test |= screen & ours;
             }
         }
-        test |= k.bb();
+        test |= k.bb() | hop_lines;
+        test_to = hop_lines;
         if rules.promotion_types.contains(&PieceType::KING) {
             test |= pos.pieces_of(us, PieceType::PAWN);
         }
     }
-    (test, target)
+    (test, target, test_to)
 }
 
-/// Whether a pseudo-legal move needs make / test / unmake, given [`Shortcut::test_from`].
+/// The squares from which a hopper's `ray` of colour `by` could reach `k`, or serve it as the
+/// screen: walking from `k` against the ray, within its range.
+#[inline]
+fn hop_line(ray: &Ray, by: Color, k: Square, board: Bitboard) -> Bitboard {
+    let (df, dr) = match by {
+        Color::White => ray.step,
+        Color::Black => (ray.step.0, -ray.step.1),
+    };
+    let mut line = Bitboard::EMPTY;
+    let mut cur = k;
+    let mut steps = 0;
+    while let Some(next) = cur.offset(-df, -dr) {
+        steps += 1;
+        if !board.has(next) || (ray.max != 0 && steps > ray.max) {
+            break;
+        }
+        line |= next.bb();
+        cur = next;
+    }
+    line
+}
+
+/// Whether a pseudo-legal move needs make / test / unmake, given [`Shortcut::test_from`] and
+/// [`Shortcut::test_to`].
 #[inline(always)]
-fn needs_test(m: Move, test_from: Bitboard) -> bool {
-    m.kind() != MoveKind::Normal || test_from.has(m.from())
+fn needs_test(m: Move, test_from: Bitboard, test_to: Bitboard) -> bool {
+    m.kind() != MoveKind::Normal || test_from.has(m.from()) || test_to.has(m.to())
 }
 
 /// Whether `m` leaves the mover's king exposed: played and tested, except that a step of the
@@ -606,8 +693,18 @@ fn king_step_exposes(pos: &Position, from: Square, to: Square, enemy_types: u16)
     rules.checking && attacked_by(pos, to, them, enemy, enemy_types, occ)
 }
 
-/// Legal moves, generically.
+/// Legal moves, generically: the moves legal under the ordinary rules, less those the
+/// variant's facing rule or restriction module bars (`rules::restrict`).
 pub fn legal_moves(pos: &mut Position, list: &mut MoveList) {
+    ordinary_legal_moves(pos, list);
+    if pos.rules().restricts {
+        crate::rules::restrict::filter(pos, list);
+    }
+}
+
+/// The moves that leave the mover's king unattacked (and obey the flying general), before any
+/// restriction: what Torpedo calls the FIDE-legal moves.
+pub fn ordinary_legal_moves(pos: &mut Position, list: &mut MoveList) {
     let mut pseudo = MoveList::new();
     generate_pseudo(pos, &mut pseudo);
     let special = pos.rules().special;
@@ -616,7 +713,7 @@ pub fn legal_moves(pos: &mut Position, list: &mut MoveList) {
     }
     let shortcut = Shortcut::new(pos);
     for &m in pseudo.iter() {
-        let legal = if needs_test(m, shortcut.test_from) {
+        let legal = if needs_test(m, shortcut.test_from, shortcut.test_to) {
             !exposes(pos, m, shortcut.enemy_types)
         } else {
             shortcut.target.has(m.to())
@@ -647,12 +744,15 @@ pub fn legal_moves_by_testing(pos: &mut Position, list: &mut MoveList) {
     if special != SpecialMoves::None {
         merge_same_effect(pos, list);
     }
+    if pos.rules().restricts {
+        crate::rules::restrict::filter(pos, list);
+    }
 }
 
 /// Number of legal moves (`legal_moves(pos).len()`), counting without listing where no rule
 /// module can add moves.
 pub fn count_legal(pos: &mut Position) -> usize {
-    if pos.rules().special != SpecialMoves::None {
+    if pos.rules().special != SpecialMoves::None || pos.rules().restricts {
         let mut list = MoveList::new();
         legal_moves(pos, &mut list);
         return list.len();
@@ -662,6 +762,7 @@ pub fn count_legal(pos: &mut Position) -> usize {
     let mut counter = Counter {
         legal: 0,
         test_from: shortcut.test_from,
+        test_to: shortcut.test_to,
         target: shortcut.target,
         to_test: MoveList::new(),
         king: (kings.any() && !kings.more_than_one()).then(|| kings.lsb()),

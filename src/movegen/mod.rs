@@ -31,8 +31,11 @@ pub fn in_check(pos: &Position) -> bool {
     if !pos.rules().checking {
         return false;
     }
+    if !pos.rules().orthodox {
+        return generic::in_check(pos);
+    }
     match pos.king_square(us) {
-        Some(k) => is_attacked(pos, k, us.flip()),
+        Some(k) => orthodox::is_attacked(pos, k, us.flip()),
         None => false,
     }
 }
@@ -41,7 +44,9 @@ pub fn in_check(pos: &Position) -> bool {
 #[inline]
 pub fn legal_moves(pos: &mut Position, list: &mut MoveList) {
     list.clear();
-    if pos.rules().orthodox {
+    if pos.rules().turns.is_some() {
+        crate::rules::schedule::legal_moves(pos, list);
+    } else if pos.rules().orthodox {
         orthodox::legal_moves(pos, list);
     } else {
         generic::legal_moves(pos, list);
@@ -52,7 +57,9 @@ pub fn legal_moves(pos: &mut Position, list: &mut MoveList) {
 /// listing where the generator can.
 #[inline]
 pub fn count_legal(pos: &mut Position) -> usize {
-    if pos.rules().orthodox {
+    if pos.rules().turns.is_some() {
+        crate::rules::schedule::count_legal(pos)
+    } else if pos.rules().orthodox {
         orthodox::count_legal(pos)
     } else {
         generic::count_legal(pos)

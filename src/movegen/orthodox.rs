@@ -22,7 +22,7 @@
 
 use crate::geometry::attacks::{sliders, SliderTables, Tables, TABLES};
 use crate::geometry::{Bitboard, Color, Square};
-use crate::moves::{Move, MoveList};
+use crate::moves::{Move, MoveKind, MoveList};
 use crate::piece::PieceType;
 use crate::position::{CastlePath, Position};
 
@@ -233,6 +233,104 @@ impl Sink for CountSink {
     fn single(&mut self, _m: Move) {
         self.0 += 1;
     }
+}
+
+/// Counts the legal moves and, among them, those that land on `onto` (squares holding enemy
+/// men: captures there) and those made from `marked` that do not: the counts 007 Detente's
+/// third ply needs (DET-1, DET-2), without listing.
+struct SplitCountSink {
+    total: usize,
+    landing: usize,
+    from_marked: usize,
+    onto: Bitboard,
+    marked: Bitboard,
+}
+
+impl SplitCountSink {
+    #[inline(always)]
+    fn add(&mut self, from: Square, tos: Bitboard, times: usize) {
+        self.total += tos.count() as usize * times;
+        self.landing += (tos & self.onto).count() as usize * times;
+        if self.marked.has(from) {
+            self.from_marked += (tos & !self.onto).count() as usize * times;
+        }
+    }
+
+    #[inline(always)]
+    fn add_sets(&mut self, sets: &PawnSets, times: usize) {
+        for (set, delta) in [
+            (sets.one, sets.up),
+            (sets.two, 2 * sets.up),
+            (sets.west, sets.up_west),
+            (sets.east, sets.up_east),
+        ] {
+            self.total += set.count() as usize * times;
+            self.landing += (set & self.onto).count() as usize * times;
+            let from_marked = shift(self.marked, delta);
+            self.from_marked += (set & !self.onto & from_marked).count() as usize * times;
+        }
+    }
+}
+
+impl Sink for SplitCountSink {
+    #[inline(always)]
+    fn moves_from(&mut self, from: Square, targets: Bitboard) {
+        self.add(from, targets, 1);
+    }
+
+    #[inline(always)]
+    fn pawn_moves(&mut self, sets: &PawnSets) {
+        self.add_sets(sets, 1);
+    }
+
+    #[inline(always)]
+    fn promotions(&mut self, sets: &PawnSets, types: &[PieceType]) {
+        self.add_sets(sets, types.len());
+    }
+
+    #[inline(always)]
+    fn pawn_from(&mut self, from: Square, tos: Bitboard, promo_tos: Bitboard, types: &[PieceType]) {
+        self.add(from, tos, 1);
+        self.add(from, promo_tos, types.len());
+    }
+
+    #[inline(always)]
+    fn single(&mut self, m: Move) {
+        self.total += 1;
+        let (from, to) = (m.from(), m.to());
+        let lands = match m.kind() {
+            // the man taken en passant stands beside the capturer
+            MoveKind::EnPassant => {
+                Square::from_coords(to.file(), from.rank()).is_some_and(|v| self.onto.has(v))
+            }
+            _ => false,
+        };
+        if lands {
+            self.landing += 1;
+        } else if self.marked.has(from)
+            || (m.kind() == MoveKind::Castling && self.marked.has(m.rook_from()))
+        {
+            self.from_marked += 1;
+        }
+    }
+}
+
+/// Legal moves split for 007 Detente: `(all, landing on or taking en passant a man on
+/// `onto`, made from `marked` and not counted in the second)`; `None` when the side to move
+/// does not have exactly one king.
+pub fn count_split(
+    pos: &Position,
+    onto: Bitboard,
+    marked: Bitboard,
+) -> Option<(usize, usize, usize)> {
+    let mut sink = SplitCountSink {
+        total: 0,
+        landing: 0,
+        from_marked: 0,
+        onto,
+        marked,
+    };
+    generate(pos, &mut sink).then_some((sink.total, sink.landing, sink.from_marked))
 }
 
 /// Legal moves, appended to `list`.

@@ -53,8 +53,13 @@ pub struct CompiledPiece {
     pub bishop_capture: Option<LineSlide>,
     /// Other directions walked one by one.
     pub rays: Vec<Ray>,
+    /// `[color][target]`: squares from which some capturing ray could reach `target` on an
+    /// empty 8x8 frame, so attack tests walk rays only when a man stands there.
+    pub ray_capture_zone: Box<[[Bitboard; 64]; 2]>,
     /// Captures on the eight adjacent squares are barred (J'Adoube).
     pub no_adjacent_capture: bool,
+    /// Non-capturing leaps to the mirror squares were added (Kaleidoscope, `mirrorLeap`).
+    pub mirror_leap: bool,
 }
 
 const ORTHO: [(i8, i8); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
@@ -76,7 +81,9 @@ impl CompiledPiece {
             bishop_move: None,
             bishop_capture: None,
             rays: Vec::new(),
+            ray_capture_zone: Box::new([[Bitboard::EMPTY; 64]; 2]),
             no_adjacent_capture,
+            mirror_leap: false,
         };
         for atom in atoms {
             match atom.reach {
@@ -151,6 +158,23 @@ impl CompiledPiece {
                 }
             }
         }
+        for color in Color::ALL {
+            for ray in cp.rays.iter().filter(|r| r.captures) {
+                let (df, dr) = oriented(ray.step, color);
+                for target in Square::all() {
+                    let mut cur = target;
+                    let mut steps = 0u8;
+                    while let Some(next) = cur.offset(-df, -dr) {
+                        steps += 1;
+                        if ray.max != 0 && steps > ray.max {
+                            break;
+                        }
+                        cp.ray_capture_zone[color.index()][target.index()] |= next.bb();
+                        cur = next;
+                    }
+                }
+            }
+        }
         for c in 0..2 {
             for from in 0..64 {
                 for to in cp.leap_capture[c][from] {
@@ -159,6 +183,33 @@ impl CompiledPiece {
             }
         }
         cp
+    }
+
+    /// Adds non-capturing leaps from every square of a board of `shape` to its mirror images:
+    /// left-right, top-bottom and both (the three squares with the same distances from the
+    /// nearest end rank and end file). A square that is its own image (the middle file or rank
+    /// of an odd board) gets no leap there. Quiet leaps are masked with the empty squares by
+    /// the generator, so the leaps never capture and cannot be blocked.
+    pub fn add_mirror_leaps(&mut self, shape: crate::geometry::BoardShape) {
+        let (files, ranks) = (shape.files as i8, shape.ranks as i8);
+        for sq in Square::all() {
+            let (f, r) = (sq.file(), sq.rank());
+            if f >= files || r >= ranks {
+                continue;
+            }
+            for (mf, mr) in [
+                (files - 1 - f, r),
+                (f, ranks - 1 - r),
+                (files - 1 - f, ranks - 1 - r),
+            ] {
+                if let Some(t) = Square::from_coords(mf, mr).filter(|&t| t != sq) {
+                    for c in 0..2 {
+                        self.leap_quiet[c][sq.index()] |= t.bb();
+                    }
+                }
+            }
+        }
+        self.mirror_leap = true;
     }
 
     /// Whether any component captures by hopping or along an irregular ray.
@@ -291,7 +342,9 @@ impl CompiledPiece {
                 return true;
             }
         }
-        if !self.rays.is_empty() {
+        if !self.rays.is_empty()
+            && (self.ray_capture_zone[color.index()][target.index()] & pieces).any()
+        {
             for ray in &self.rays {
                 if !ray.captures {
                     continue;

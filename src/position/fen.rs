@@ -40,12 +40,20 @@ pub enum FenError {
     Counter(String),
     /// The position breaks a rule (kings, pawns on impossible ranks, side not to move in check).
     Illegal(String),
+    /// Bad extension field (after the move number: a rule module's state, e.g. the spy window).
+    Extension(String),
+    /// The 007-FEN fields (ply number, Detente squares) are wrong.
+    Schedule(String),
 }
 
 impl fmt::Display for FenError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            FenError::FieldCount(n) => write!(f, "a FEN has 2 to 6 fields, found {n}"),
+            FenError::FieldCount(n) => write!(
+                f,
+                "a FEN has 2 to 6 fields (7 where the variant adds a state field, a 007-FEN up \
+                 to 8), found {n}"
+            ),
             FenError::RankCount { found, expected } => write!(
                 f,
                 "the board has {expected} ranks, the FEN describes {found}"
@@ -72,6 +80,8 @@ impl fmt::Display for FenError {
             FenError::EnPassant(s) => write!(f, "bad en-passant field: {s}"),
             FenError::Counter(s) => write!(f, "bad move counter '{s}'"),
             FenError::Illegal(s) => write!(f, "illegal position: {s}"),
+            FenError::Extension(s) => write!(f, "bad field after the move number: {s}"),
+            FenError::Schedule(s) => write!(f, "bad 007-FEN: {s}"),
         }
     }
 }
@@ -117,8 +127,29 @@ fn castle_path(
 impl Position {
     /// Parses a FEN for `rules`. Missing clock fields default to `0 1`.
     pub fn from_fen(rules: Arc<Rules>, fen: &str) -> Result<Position, FenError> {
-        let fields: Vec<&str> = fen.split_whitespace().collect();
-        if fields.len() < 2 || fields.len() > 6 {
+        let all: Vec<&str> = fen.split_whitespace().collect();
+        // `key=value` extension fields (a restriction module's state, e.g. Nonlinear's lm=)
+        // follow the standard ones
+        let standard = all
+            .iter()
+            .position(|f| f.contains('='))
+            .unwrap_or(all.len());
+        let (fields, extensions) = all.split_at(standard);
+        if let Some(bad) = extensions.iter().find(|f| !f.contains('=')) {
+            return Err(FenError::Extension(format!(
+                "'{bad}' follows an extension field; the six standard fields come first"
+            )));
+        }
+        // a 007-FEN adds the ply number and the Detente squares (A.7.3); a state rule module
+        // (the spy) one field of its own
+        let max_fields = if rules.turns.is_some() {
+            8
+        } else if crate::rules::has_fen_field(rules.state_rule) {
+            7
+        } else {
+            6
+        };
+        if fields.len() < 2 || fields.len() > max_fields {
             return Err(FenError::FieldCount(fields.len()));
         }
         let shape = rules.shape;
@@ -134,7 +165,7 @@ impl Position {
                 ep: 64,
                 halfmove: 0,
                 ply: 0,
-                extra: [0; 4],
+                extra: [0; super::EXTRA_SLOTS],
             },
             castle_rook: [64; 4],
             castle_path: [None; 4],
@@ -259,9 +290,37 @@ impl Position {
             return Err(FenError::Counter(fullmove.to_string()));
         }
         pos.state.ply = 2 * (fullmove - 1) + (pos.stm == Color::Black) as u32;
+        if rules.turns.is_some() {
+            let (ply, extra) = crate::rules::schedule::read_fen_fields(
+                &pos,
+                fields.get(6..).unwrap_or(&[]),
+                pos.state.ply,
+            )
+            .map_err(FenError::Schedule)?;
+            pos.state.ply = ply;
+            pos.state.extra[..extra.len()].copy_from_slice(&extra);
+        }
+
+        // the rule module's state field (absent: no state)
+        if let Some(field) = fields.get(6).filter(|_| rules.turns.is_none()) {
+            crate::rules::parse_fen_field(rules.state_rule, &mut pos, field)
+                .map_err(FenError::Extension)?;
+        }
 
         pos.validate()?;
+        for field in extensions {
+            if !rules.restricts {
+                return Err(FenError::Extension(format!(
+                    "'{field}': this variant has no FEN extension fields"
+                )));
+            }
+            crate::rules::restrict::parse_fen_field(&mut pos, field)
+                .map_err(FenError::Extension)?;
+        }
         pos.state.key = pos.compute_key();
+        if rules.turns.is_some() {
+            crate::rules::schedule::normalise_ep(&mut pos);
+        }
         Ok(pos)
     }
 
@@ -394,6 +453,9 @@ impl Position {
                 }
             }
         }
+        if rules.restricts {
+            crate::rules::restrict::validate(self).map_err(FenError::Illegal)?;
+        }
         if rules.checking {
             let them = self.stm.flip();
             if let Some(k) = self.king_square(them) {
@@ -482,6 +544,13 @@ impl Position {
             self.state.halfmove,
             self.fullmove_number()
         ));
+        crate::rules::write_fen_field(self.rules.state_rule, self, &mut s);
+        if self.rules.turns.is_some() {
+            s.push_str(&crate::rules::schedule::fen_suffix(self));
+        }
+        if self.rules.restricts {
+            s.push_str(&crate::rules::restrict::fen_fields(self));
+        }
         s
     }
 }

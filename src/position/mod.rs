@@ -17,7 +17,7 @@ pub use fen::FenError;
 use crate::geometry::{Bitboard, Color, Square};
 use crate::moves::{Move, MoveKind};
 use crate::piece::{Piece, PieceType, MAX_PIECE_TYPES};
-use crate::variant::{Rules, SpecialMoves};
+use crate::variant::{Rules, SpecialMoves, StateRule};
 use std::sync::Arc;
 use zobrist::ZOBRIST;
 
@@ -43,9 +43,13 @@ pub struct State {
     pub halfmove: u16,
     /// Plies played since the start of the game (the game's ply number minus one).
     pub ply: u32,
-    /// Variant state bytes (0 = nothing), hashed slot by slot.
-    pub extra: [u8; 4],
+    /// Variant state bytes (0 = nothing), hashed slot by slot; owned by the variant's
+    /// [`StateRule`] module.
+    pub extra: [u8; EXTRA_SLOTS],
 }
+
+/// Number of variant state bytes (eight: one square set fits, and `State` stays 24 bytes).
+pub const EXTRA_SLOTS: usize = 8;
 
 /// One square edit: the square and what it holds afterwards.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -194,12 +198,15 @@ impl Position {
     }
 
     /// The player who chooses the next ply. In every variant where players alternate this is
-    /// the colour to move; turn schedules (the 007 family) will answer from `State::ply`.
-    /// Protocols, the match referee and the search ask this, never `side_to_move`, when they
-    /// mean "whose decision is it".
+    /// the colour to move; under a turn schedule (the 007 family) it follows from the
+    /// schedule and `State::ply`. Protocols, the match referee and the search ask this, never
+    /// `side_to_move`, when they mean "whose decision is it".
     #[inline(always)]
     pub fn chooser(&self) -> Color {
-        self.stm
+        match self.rules.turns {
+            None => self.stm,
+            Some(t) => crate::rules::schedule::turn_of(t.schedule, self.state.ply + 1).chooser,
+        }
     }
 
     /// The saved state (key, rights, en passant, clocks, variant bytes).
@@ -438,11 +445,42 @@ impl Position {
         };
         self.state.ply += 1;
         self.stm = self.stm.flip();
+        let rule = self.rules.state_rule;
+        if rule != StateRule::None {
+            crate::rules::after_move(rule, self, m, &before);
+        }
         self.history.push(Undo {
             state,
             mv: m,
             before,
         });
+        // a restriction module's state (Nonlinear's last move); `unmake` restores it with the rest
+        if self.rules.restricts && self.rules.restriction.has_state() {
+            crate::rules::restrict::after_make(self, m);
+        }
+        if let Some(t) = self.rules.turns {
+            self.after_scheduled_ply(t, m);
+        }
+    }
+
+    /// The schedule's part of `make` (007 family): kept out of line, orthodox moves skip it.
+    #[cold]
+    #[inline(never)]
+    fn after_scheduled_ply(&mut self, t: crate::variant::TurnRules, m: Move) {
+        crate::rules::schedule::after_ply(self, t, m);
+    }
+
+    /// XORs a term into the key (a rule module's hook for state outside the board).
+    pub(crate) fn toggle_key(&mut self, k: u64) {
+        self.state.key ^= k;
+    }
+
+    /// Removes the en-passant square, keeping the key in step.
+    pub(crate) fn clear_ep(&mut self) {
+        if self.state.ep < 64 {
+            self.state.key ^= ZOBRIST.ep_file[(self.state.ep & 7) as usize];
+            self.state.ep = 64;
+        }
     }
 
     /// En-passant target after a move (64 = none): per the project's ruling, a pawn of the mover
@@ -538,6 +576,26 @@ impl Position {
         self.state.extra[slot] = value;
     }
 
+    /// The variant-state bytes read as one little-endian word: for modules that keep a set of
+    /// squares (bit = square index).
+    #[inline(always)]
+    pub fn extra_bits(&self) -> u64 {
+        u64::from_le_bytes(self.state.extra)
+    }
+
+    /// Sets all variant-state bytes from one word ([`Position::extra_bits`]), rehashing only
+    /// the bytes that change.
+    #[inline]
+    pub fn set_extra_bits(&mut self, bits: u64) {
+        let mut diff = bits ^ self.extra_bits();
+        let bytes = bits.to_le_bytes();
+        while diff != 0 {
+            let slot = diff.trailing_zeros() as usize / 8;
+            self.set_extra(slot, bytes[slot]);
+            diff &= !(0xFFu64 << (8 * slot));
+        }
+    }
+
     /// The key computed from scratch (tests compare it with the incremental one).
     pub fn compute_key(&self) -> u64 {
         let z = &*ZOBRIST;
@@ -557,6 +615,9 @@ impl Position {
         }
         for (slot, &v) in self.state.extra.iter().enumerate() {
             key ^= z.extra[slot][v as usize];
+        }
+        if let Some(t) = self.rules.turns {
+            key ^= crate::rules::schedule::phase_key(t.schedule, self.state.ply + 1);
         }
         key
     }

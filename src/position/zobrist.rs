@@ -1,6 +1,7 @@
 //! Zobrist keys: one random number per (piece, square), castling rights, en-passant file,
 //! side to move and variant-state byte. Generated from a fixed seed, so keys are stable.
 
+use super::EXTRA_SLOTS;
 use once_cell::sync::Lazy;
 
 /// The key tables.
@@ -14,7 +15,7 @@ pub struct Zobrist {
     /// XORed in when Black is to move.
     pub black_to_move: u64,
     /// `extra[slot][value]` for the variant-state bytes.
-    pub extra: [[u64; 256]; 4],
+    pub extra: [[u64; 256]; EXTRA_SLOTS],
 }
 
 fn splitmix(state: &mut u64) -> u64 {
@@ -33,7 +34,7 @@ pub static ZOBRIST: Lazy<Box<Zobrist>> = Lazy::new(|| {
         castling: [0; 16],
         ep_file: [0; 8],
         black_to_move: 0,
-        extra: [[0; 256]; 4],
+        extra: [[0; 256]; EXTRA_SLOTS],
     });
     for p in z.piece_square.iter_mut() {
         for k in p.iter_mut() {

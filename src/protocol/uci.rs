@@ -110,7 +110,10 @@ pub fn variant_line(engine: &Engine) -> String {
     let r = engine.rules();
     format!(
         "info string variant {} files {} ranks {} pocket 0 template fairy startpos {}",
-        r.name, r.shape.files, r.shape.ranks, r.start_fen
+        r.name,
+        r.shape.files,
+        r.shape.ranks,
+        r.gui_start_fen()
     )
 }
 
@@ -329,6 +332,14 @@ impl Session {
         if !self.position_set {
             self.out
                 .line("info string no position was set: searching the start position");
+        }
+        if self.engine.rules().turns.is_some() {
+            // 007 family: `go` answers one ply for the chooser of the next ply
+            let pos = self.engine.position();
+            self.out.line(&format!(
+                "info string {}",
+                crate::rules::schedule::describe(pos)
+            ));
         }
         let reporter = Arc::new(UciReporter {
             out: self.out.clone(),

@@ -119,7 +119,7 @@ impl Session {
             l.movetime = Some(st);
             return l;
         }
-        let us = self.engine.position().side_to_move();
+        let us = self.engine.position().chooser();
         let ours = self.clock.ours_cs.map_or(self.clock.base_ms, |cs| cs * 10);
         l.time[us.index()] = Some(ours);
         l.inc[us.index()] = self.clock.inc_ms;
@@ -132,6 +132,13 @@ impl Session {
 
     fn start_search(&mut self) {
         let limits = self.limits();
+        if self.engine.rules().turns.is_some() {
+            // 007 family: say whose decision the ply is (a comment line for the GUI's log)
+            self.out.line(&format!(
+                "# {}",
+                crate::rules::schedule::describe(self.engine.position())
+            ));
+        }
         let reporter: Arc<dyn Reporter> = if self.post || self.analyzing {
             Arc::new(XbReporter {
                 out: self.out.clone(),
@@ -169,7 +176,7 @@ impl Session {
     }
 
     fn maybe_think(&mut self) {
-        let our_turn = !self.force && self.engine.position().side_to_move() == self.engine_side;
+        let our_turn = !self.force && self.engine.position().chooser() == self.engine_side;
         if self.analyzing || (our_turn && !self.claim_result()) {
             self.start_search();
         }
@@ -191,7 +198,13 @@ impl Session {
         match self.engine.play(best) {
             Ok(_) => {
                 self.out.line(&format!("move {best}"));
-                self.claim_result();
+                // under a turn schedule (007) the engine may choose the next ply too
+                if !self.claim_result()
+                    && !self.force
+                    && self.engine.position().chooser() == self.engine_side
+                {
+                    self.start_search();
+                }
             }
             Err(e) => self.error(&e.to_string(), best),
         }
@@ -229,7 +242,9 @@ impl Session {
         let black: String = slots.iter().map(|c| c.to_ascii_lowercase()).collect();
         self.out.line(&format!(
             "setup ({white}{black}) {}x{}+0_fairy {}",
-            rules.shape.files, rules.shape.ranks, rules.start_fen
+            rules.shape.files,
+            rules.shape.ranks,
+            rules.gui_start_fen()
         ));
         for (letter, betza) in pieces {
             self.out.line(&format!("piece {letter}& {betza}"));
@@ -287,13 +302,13 @@ impl Session {
             "go" => {
                 self.halt();
                 self.force = false;
-                self.engine_side = self.engine.position().side_to_move();
+                self.engine_side = self.engine.position().chooser();
                 self.maybe_think();
             }
             "playother" => {
                 self.halt();
                 self.force = false;
-                self.engine_side = self.engine.position().side_to_move().flip();
+                self.engine_side = self.engine.position().chooser().flip();
             }
             "usermove" => self.usermove(rest),
             "level" => self.level(rest, line),

@@ -1,15 +1,25 @@
 //! Rule modules: one module per mechanic that data cannot describe. Each owns its move
 //! generation, its board edits and its notation; shared code calls them only for
-//! `MoveKind::Special` moves, so orthodox moves never pay for them.
+//! `MoveKind::Special` moves, so orthodox moves never pay for them. Restrictions (legality
+//! filters: the facing rule, Hippophobic, Garrison, Nonlinear) are dispatched by [`restrict`],
+//! called only for variants with `Rules::restricts`.
 
 pub mod bracket;
+pub mod detente;
 pub mod eviction;
+pub mod facing;
+pub mod garrison;
+pub mod hippophobic;
+pub mod nonlinear;
 pub mod outcome;
+pub mod restrict;
+pub mod schedule;
+pub mod spy;
 
 use crate::movegen::MoveText;
 use crate::moves::{Move, MoveList};
 use crate::position::{EditList, Position};
-use crate::variant::SpecialMoves;
+use crate::variant::{SpecialMoves, StateRule};
 
 /// Appends the module's pseudo-legal special moves (legality is tested by make/unmake).
 pub fn generate_special(special: SpecialMoves, pos: &Position, list: &mut MoveList) {
@@ -45,6 +55,59 @@ pub fn is_spelling(special: SpecialMoves, pos: &Position, m: Move, s: &str) -> b
         SpecialMoves::None => false,
         SpecialMoves::Bracket => bracket::is_spelling(pos, m, s),
         SpecialMoves::Eviction => eviction::is_spelling(pos, m, s),
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// State modules (`StateRule`): variant state in `State::extra`, updated after every ply, with a
+// capture filter and a FEN extension field. The position calls `after_move` only when the
+// variant has a module, the generator calls `immune` once per node.
+
+/// Updates the module's state after a ply (`m` = `Move::NONE` for a null move); `before` holds
+/// each edited square's content before the move. Called by `Position::make` after the edits,
+/// with the side to move already flipped.
+#[inline]
+pub fn after_move(rule: StateRule, pos: &mut Position, m: Move, before: &EditList) {
+    match rule {
+        StateRule::None => {}
+        StateRule::Spy(r) => spy::after_move(pos, r, m, before),
+    }
+}
+
+/// Men that no move may capture in this position (the generator removes them from the targets;
+/// attacks and checks are unaffected).
+#[inline]
+pub fn immune(pos: &Position) -> Bitboard {
+    match pos.rules().state_rule {
+        StateRule::None => Bitboard::EMPTY,
+        StateRule::Spy(r) => spy::immune(pos, r),
+    }
+}
+
+/// Whether the variant's FEN has an extension field after the move number.
+#[inline]
+pub fn has_fen_field(rule: StateRule) -> bool {
+    !matches!(rule, StateRule::None)
+}
+
+/// Reads the FEN extension field (the position's board and side to move are already set).
+pub fn parse_fen_field(rule: StateRule, pos: &mut Position, field: &str) -> Result<(), String> {
+    match rule {
+        StateRule::None => Err(format!(
+            "this variant has no FEN field after the move number, found '{field}'"
+        )),
+        StateRule::Spy(r) => spy::parse_fen_field(pos, r, field),
+    }
+}
+
+/// Appends the FEN extension field (nothing for variants without one).
+pub fn write_fen_field(rule: StateRule, pos: &Position, out: &mut String) {
+    match rule {
+        StateRule::None => {}
+        StateRule::Spy(_) => {
+            out.push(' ');
+            spy::write_fen_field(pos, out);
+        }
     }
 }
 

@@ -6,7 +6,7 @@ use crate::geometry::Color;
 use crate::movegen::{in_check, legal_moves};
 use crate::moves::MoveList;
 use crate::position::Position;
-use crate::variant::GameValue;
+use crate::variant::{material_signature, GameValue};
 
 /// How a game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -59,11 +59,53 @@ pub fn extinction(pos: &Position) -> Option<GameValue> {
     gone.then_some(value)
 }
 
+/// The value, for the side to move, of having no legal move: `checkmateValue` in check;
+/// otherwise `barredValue` when the variant's facing rule or restriction module alone barred
+/// every move that is legal under the ordinary rules (Torpedo's loss), else `stalemateValue`.
+/// Also says which it was ("checkmate", "all moves barred", "stalemate").
+pub fn no_move_value(pos: &mut Position, checked: bool) -> (GameValue, &'static str) {
+    let rules = pos.rules();
+    if checked {
+        return (rules.checkmate_value, "checkmate");
+    }
+    let (stalemate, barred) = (rules.stalemate_value, rules.barred_value);
+    if rules.restricts {
+        let mut list = MoveList::new();
+        crate::movegen::generic::ordinary_legal_moves(pos, &mut list);
+        if !list.is_empty() {
+            return (barred, "all moves barred");
+        }
+    }
+    (stalemate, "stalemate")
+}
+
 /// Whether the move rule has drawn the game (checkmate takes precedence; the caller checks it).
 #[inline]
 pub fn move_rule_draw(pos: &Position) -> bool {
     let n = pos.rules().n_move_rule;
     n > 0 && pos.halfmove_clock() as u32 >= 2 * n
+}
+
+/// Whether the material on the board is one of the variant's dead draws (`deadMaterial`):
+/// one side has exactly one set of a pair and the other side the other set.
+#[inline]
+pub fn dead_material(pos: &Position) -> bool {
+    let rules = pos.rules();
+    if rules.dead_material_men == 0 || pos.occupied().count() > rules.dead_material_men {
+        return false;
+    }
+    let side = |c: Color| {
+        material_signature(
+            rules
+                .piece_types()
+                .map(|t| (t, pos.pieces_of(c, t).count())),
+        )
+    };
+    let (w, b) = (side(Color::White), side(Color::Black));
+    rules
+        .dead_material
+        .iter()
+        .any(|&(x, y)| (w, b) == (x, y) || (w, b) == (y, x))
 }
 
 /// How many earlier positions of the game equal the current one.
@@ -74,6 +116,9 @@ pub fn repetitions(pos: &Position) -> usize {
 
 /// The verdict on the current position, or `None` if the game goes on.
 pub fn verdict(pos: &mut Position) -> Option<Verdict> {
+    if pos.rules().turns.is_some() {
+        return scheduled_verdict(pos);
+    }
     let us = pos.side_to_move();
     if let Some(v) = extinction(pos) {
         return Some(Verdict {
@@ -84,17 +129,11 @@ pub fn verdict(pos: &mut Position) -> Option<Verdict> {
     let mut list = MoveList::new();
     legal_moves(pos, &mut list);
     if list.is_empty() {
-        let rules = pos.rules();
-        return Some(if in_check(pos) {
-            Verdict {
-                outcome: outcome_for(us, rules.checkmate_value),
-                reason: "checkmate".into(),
-            }
-        } else {
-            Verdict {
-                outcome: outcome_for(us, rules.stalemate_value),
-                reason: "stalemate".into(),
-            }
+        let checked = in_check(pos);
+        let (value, reason) = no_move_value(pos, checked);
+        return Some(Verdict {
+            outcome: outcome_for(us, value),
+            reason: reason.into(),
         });
     }
     if move_rule_draw(pos) {
@@ -103,12 +142,52 @@ pub fn verdict(pos: &mut Position) -> Option<Verdict> {
             reason: format!("{}-move rule", pos.rules().n_move_rule),
         });
     }
+    if dead_material(pos) {
+        return Some(Verdict {
+            outcome: Outcome::Draw,
+            reason: "dead position (insufficient material)".into(),
+        });
+    }
     let fold = pos.rules().n_fold_rule as usize;
     if fold > 0 && repetitions(pos) + 1 >= fold {
         return Some(Verdict {
             outcome: Outcome::Draw,
             reason: format!("{fold}-fold repetition"),
         });
+    }
+    None
+}
+
+/// The verdict in a 007 game (A.2, R-007-2/5/6/7): the owner of a mated or captured king
+/// loses, whoever chose the ply; stalemate, no completable turn, the move rule, repetition
+/// (the key includes the schedule position and the Detente squares) and dead positions draw.
+fn scheduled_verdict(pos: &mut Position) -> Option<Verdict> {
+    use super::schedule::{dead_position, end, End};
+    let owner = pos.side_to_move();
+    let won = |reason: &str| Verdict {
+        outcome: Outcome::Win(owner.flip()),
+        reason: reason.into(),
+    };
+    let drawn = |reason: String| Verdict {
+        outcome: Outcome::Draw,
+        reason,
+    };
+    match end(pos) {
+        Some(End::KingCaptured) => return Some(won("king capture")),
+        Some(End::Checkmate) => return Some(won("checkmate")),
+        Some(End::Stalemate) => return Some(drawn("stalemate".into())),
+        Some(End::NoCompletableTurn) => return Some(drawn("no completable turn".into())),
+        None => {}
+    }
+    if move_rule_draw(pos) {
+        return Some(drawn(format!("{}-ply rule", 2 * pos.rules().n_move_rule)));
+    }
+    let fold = pos.rules().n_fold_rule as usize;
+    if fold > 0 && repetitions(pos) + 1 >= fold {
+        return Some(drawn(format!("{fold}-fold repetition")));
+    }
+    if dead_position(pos) {
+        return Some(drawn("dead position".into()));
     }
     None
 }

@@ -4,6 +4,7 @@
 //! The search reads the rules only through [`Traits`] (is a null move sound, ...) and the
 //! game-end functions of `rules::outcome`; it never asks which variant it is playing.
 
+mod busy;
 mod threads;
 mod time;
 mod worker;
@@ -28,6 +29,12 @@ pub const INFINITE: i32 = 32500;
 pub struct Traits {
     /// Passing is a sound lower bound (no zugzwang-decided endings, alternating turns).
     pub null_move: bool,
+    /// A turn schedule (the 007 family): scores are from the chooser's point of view and the
+    /// sign flips only where the chooser changes; quiescence stands pat on enemy plies.
+    pub turns: bool,
+    /// `promotionChooser = owner` (R-007-1 option): on an enemy ply the pawn's owner picks the
+    /// promotion piece, so a promotion is worth the least of its pieces to the chooser.
+    pub owner_promotions: bool,
 }
 
 impl Traits {
@@ -35,13 +42,24 @@ impl Traits {
     pub fn of(rules: &Rules) -> Traits {
         // Passing is a sound bound only when being unable to move is no worse than a draw for
         // the side to move and turns alternate; special mechanics keep it unless they say otherwise.
+        // A restriction that makes "every move barred" a loss (Torpedo) or depends on the
+        // opponent's last move (Nonlinear) makes passing meaningless too.
+        let turns = rules.turns.is_some();
         let null_move = rules.stalemate_value == crate::variant::GameValue::Draw
+            && rules.barred_value == crate::variant::GameValue::Draw
+            && rules.restriction.passing_is_sound()
             && rules.checking
+            && !turns
             && matches!(
                 rules.special,
                 SpecialMoves::None | SpecialMoves::Bracket | SpecialMoves::Eviction
             );
-        Traits { null_move }
+        let owner_promotions = rules.turns.is_some_and(|t| t.promotion_by_owner);
+        Traits {
+            null_move,
+            turns,
+            owner_promotions,
+        }
     }
 }
 

@@ -1,11 +1,14 @@
 //! Lazy SMP: every thread runs its own iterative deepening on its own copy of the position;
-//! they cooperate only through the shared transposition table. Thread 0 reports, manages time
+//! they cooperate through the shared transposition table and a small table of the positions
+//! being searched (`busy.rs`): a thread puts off a move whose subtree another thread is in,
+//! so threads at the same depth split the work. Thread 0 reports, manages time
 //! and stops the others; the answer comes from the thread with the deepest completed
 //! iteration (thread 0 on ties), so one thread is fully deterministic.
 //!
 //! Plain scoped threads, not rayon: search threads live for a whole search, need large stacks
 //! and must all stop on one flag; a work-stealing pool brings nothing here.
 
+use super::busy::BusyTable;
 use super::worker::{RootMove, Shared, Worker};
 use super::{
     wdl, ReportedScore, Reporter, ScoreBound, SearchInfo, SearchLimits, TimeManager, Traits,
@@ -108,8 +111,11 @@ pub fn search(
         };
     }
     tt.new_search();
-    let tm = TimeManager::new(limits, root.side_to_move(), options.move_overhead);
+    // the clock that runs is the chooser's (the 007 family: not always the colour to move)
+    let tm = TimeManager::new(limits, root.chooser(), options.move_overhead);
     let hard = tm.hard_limit().map(|h| std::time::Instant::now() + h);
+    // with one thread nobody else is searching: no table, and the search stays deterministic
+    let busy = (options.threads > 1).then(BusyTable::new);
     let shared = Shared {
         tt,
         stop,
@@ -117,6 +123,7 @@ pub fn search(
         node_limit: limits.nodes,
         deadline: hard,
         pondering,
+        busy: busy.as_ref(),
     };
     let traits = Traits::of(root.rules());
     let max_depth = limits.depth.map_or(MAX_PLY as i32 - 4, |d| {
@@ -172,6 +179,19 @@ pub fn search(
                 .then(ib.cmp(ia))
         })
         .map(|(_, o)| o);
+    // a helper that finished deeper than thread 0 reported: its line is the answer, so say it
+    let main_depth = outcomes.first().map_or(0, |o| o.completed_depth);
+    if let Some(o) = best.filter(|o| o.completed_depth > main_depth) {
+        let line = Line {
+            rm: &o.root_moves[0],
+            depth: o.completed_depth,
+            pv_idx: 0,
+            bound: ScoreBound::Exact,
+            nodes,
+            hashfull: tt.hashfull(),
+        };
+        report_line(&line, &tm, reporter, root, options);
+    }
     match best {
         Some(o) => {
             let rm = &o.root_moves[0];
@@ -211,8 +231,9 @@ fn iterate(
     let mut snapshot = w.root_moves.clone();
     let mut depth = 1;
     while depth <= max_depth {
-        // helpers skip some depths so the threads spread over several depths
-        if !main && depth > 2 && (depth as usize + w.id).is_multiple_of(2) {
+        // helpers skip some depths so the threads spread over several depths, but all join
+        // the last one, where deferring busy moves splits the work between them
+        if !main && depth > 2 && depth < max_depth && (depth as usize + w.id).is_multiple_of(2) {
             depth += 1;
             continue;
         }
@@ -339,8 +360,42 @@ fn report(
     root: &Position,
     options: &SearchOptions,
 ) {
-    let rm = &w.root_moves[pv_idx];
-    let nodes = w.total_nodes();
+    let line = Line {
+        rm: &w.root_moves[pv_idx],
+        depth,
+        pv_idx,
+        bound,
+        nodes: w.total_nodes(),
+        hashfull: w.hashfull(),
+    };
+    report_line(&line, tm, reporter, root, options);
+}
+
+/// One line of search output.
+struct Line<'a> {
+    rm: &'a RootMove,
+    depth: u32,
+    pv_idx: usize,
+    bound: ScoreBound,
+    nodes: u64,
+    hashfull: usize,
+}
+
+fn report_line(
+    line: &Line,
+    tm: &TimeManager,
+    reporter: &dyn Reporter,
+    root: &Position,
+    options: &SearchOptions,
+) {
+    let Line {
+        rm,
+        depth,
+        pv_idx,
+        bound,
+        nodes,
+        hashfull,
+    } = *line;
     let ms = tm.elapsed_ms();
     let mut pos = root.clone();
     let mut pv = Vec::new();
@@ -358,7 +413,7 @@ fn report(
         nodes,
         nps: nodes * 1000 / ms.max(1),
         time_ms: ms,
-        hashfull: w.hashfull(),
+        hashfull,
         pv,
         wdl: if options.show_wdl {
             wdl(score)

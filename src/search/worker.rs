@@ -2,14 +2,16 @@
 //! cutoffs, null move (where the traits allow), late-move reductions, killers, history,
 //! check extension and mate-distance pruning.
 
+use super::busy::BusyTable;
 use super::{Traits, INFINITE, MATE, MATE_BOUND, MAX_PLY};
 use crate::eval::EvalParams;
+use crate::geometry::Color;
 use crate::movegen::generic::is_capture;
 use crate::movegen::{in_check, legal_moves};
 use crate::moves::{Move, MoveKind, MoveList};
 use crate::piece::PieceType;
 use crate::position::Position;
-use crate::rules::outcome::{extinction, move_rule_draw};
+use crate::rules::outcome::{dead_material, extinction, move_rule_draw};
 use crate::tt::{Bound, TranspositionTable};
 use crate::variant::GameValue;
 use once_cell::sync::Lazy;
@@ -29,6 +31,8 @@ pub struct Shared<'a> {
     pub deadline: Option<std::time::Instant>,
     /// While set, the deadline does not apply (pondering).
     pub pondering: &'a AtomicBool,
+    /// Positions other threads are searching (only with several threads).
+    pub busy: Option<&'a BusyTable>,
 }
 
 /// A root move with its latest score and line.
@@ -79,6 +83,11 @@ static LMR: Lazy<[[u8; 64]; 64]> = Lazy::new(|| {
     }
     t
 });
+
+/// Remaining depth from which a node puts off moves that another thread is searching.
+const DEFER_MIN_DEPTH: i32 = 3;
+/// Most moves one node puts off.
+const MAX_DEFERRED: usize = 32;
 
 /// Per-thread search state.
 pub struct Worker<'a> {
@@ -189,22 +198,69 @@ impl<'a> Worker<'a> {
     ) -> i32 {
         let mut best = -INFINITE;
         self.seldepth = 0;
-        for i in pv_idx..self.root_moves.len() {
+        let n = self.root_moves.len();
+        // root moves another thread is searching are put off to the end, as below the root
+        let busy = self.shared.busy.filter(|_| depth >= DEFER_MIN_DEPTH);
+        let mut deferred = [0usize; MAX_DEFERRED];
+        let mut n_deferred = 0;
+        let mut next = pv_idx;
+        loop {
+            let (i, put_off_before) = if next < n {
+                next += 1;
+                (next - 1, false)
+            } else if next < n + n_deferred {
+                next += 1;
+                (deferred[next - 1 - n], true)
+            } else {
+                break;
+            };
             let m = self.root_moves[i].mv;
-            on_move(m, i + 1);
+            let chooser = self.pos.chooser();
+            if self.owner_picks(m, chooser) {
+                on_move(m, i + 1);
+                let score = self.owner_promotion(m, chooser, depth, alpha, beta, 0);
+                if self.stopped {
+                    break;
+                }
+                let rm = &mut self.root_moves[i];
+                rm.score = score;
+                rm.pv.clear();
+                rm.pv.push(m);
+                best = best.max(score);
+                alpha = alpha.max(score);
+                if score >= beta {
+                    break;
+                }
+                continue;
+            }
             self.pos.make(m);
+            let child = self.pos.key();
+            if let Some(busy) = busy {
+                if i > pv_idx && !put_off_before && n_deferred < MAX_DEFERRED && busy.is_busy(child)
+                {
+                    self.pos.unmake();
+                    deferred[n_deferred] = i;
+                    n_deferred += 1;
+                    continue;
+                }
+                busy.mark(child);
+            }
+            on_move(m, i + 1);
             self.count_node();
             let gives_check = in_check(&self.pos);
             let new_depth = depth - 1 + gives_check as i32;
             let score = if i == pv_idx {
-                -self.search(new_depth, -beta, -alpha, 1)
+                self.child(chooser, new_depth, alpha, beta, 1)
             } else {
-                let mut s = -self.search(new_depth, -alpha - 1, -alpha, 1);
+                let mut s = self.child(chooser, new_depth, alpha, alpha + 1, 1);
                 if s > alpha && s < beta && !self.stopped {
-                    s = -self.search(new_depth, -beta, -alpha, 1);
+                    s = self.child(chooser, new_depth, alpha, beta, 1);
                 }
                 s
             };
+            if let Some(busy) = busy {
+                busy.release(child);
+            }
             self.pos.unmake();
             if self.stopped {
                 break;
@@ -234,14 +290,101 @@ impl<'a> Worker<'a> {
         best
     }
 
-    /// Score when the side to move has no legal move: checkmate or stalemate, valued by the rules.
-    fn no_move_score(&self, checked: bool, ply: usize) -> i32 {
-        let rules = self.pos.rules();
-        let v = if checked {
-            rules.checkmate_value
+    /// The value of the child just made, from the point of view of `chooser`, the chooser of
+    /// the node it was made from: negamax flips the sign (and the window) only where the
+    /// chooser changes, which is every ply where players alternate.
+    #[inline(always)]
+    fn child(&mut self, chooser: Color, depth: i32, alpha: i32, beta: i32, ply: usize) -> i32 {
+        if !self.traits.turns || self.pos.chooser() != chooser {
+            -self.search(depth, -beta, -alpha, ply)
         } else {
-            rules.stalemate_value
-        };
+            self.search(depth, alpha, beta, ply)
+        }
+    }
+
+    /// [`Worker::child`] for quiescence.
+    #[inline(always)]
+    fn child_q(&mut self, chooser: Color, alpha: i32, beta: i32, ply: usize) -> i32 {
+        if !self.traits.turns || self.pos.chooser() != chooser {
+            -self.qsearch(-beta, -alpha, ply)
+        } else {
+            self.qsearch(alpha, beta, ply)
+        }
+    }
+
+    /// Whether `m` is a promotion on an enemy ply whose piece the owner picks (R-007-1 option).
+    #[inline(always)]
+    fn owner_picks(&self, m: Move, chooser: Color) -> bool {
+        self.traits.owner_promotions
+            && m.promotion_type().is_some()
+            && self.pos.side_to_move() != chooser
+    }
+
+    /// The value to the chooser of the pawn move of promotion `m` when the owner picks the
+    /// piece: the least over the promotion pieces (fail-soft within (alpha, beta)).
+    fn owner_promotion(
+        &mut self,
+        m: Move,
+        chooser: Color,
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+        ply: usize,
+    ) -> i32 {
+        let mut worst = INFINITE;
+        for k in 0..self.pos.rules().promotion_types.len() {
+            let t = self.pos.rules().promotion_types[k];
+            let pm = Move::promotion(m.from(), m.to(), t);
+            self.pos.make(pm);
+            let s = self.child(chooser, depth - 1, alpha, beta, ply + 1);
+            self.pos.unmake();
+            if self.stopped {
+                return 0;
+            }
+            worst = worst.min(s);
+            if worst <= alpha {
+                break;
+            }
+        }
+        worst
+    }
+
+    /// A score from the colour to move's point of view turned to the chooser's.
+    #[inline(always)]
+    fn for_chooser(&self, score: i32) -> i32 {
+        if self.traits.turns && self.pos.chooser() != self.pos.side_to_move() {
+            -score
+        } else {
+            score
+        }
+    }
+
+    /// Static evaluation from the chooser's point of view.
+    #[inline(always)]
+    fn evaluate(&self) -> i32 {
+        self.for_chooser(self.eval.evaluate(&self.pos))
+    }
+
+    /// Score (chooser's view) when no ply is legal: checkmate or stalemate valued by the rules;
+    /// under a turn schedule the owner of the mated king loses, and plies that exist but
+    /// cannot complete the turn draw.
+    fn no_move_score(&mut self, checked: bool, ply: usize) -> i32 {
+        if self.traits.turns && checked {
+            let mut list = MoveList::new();
+            crate::rules::schedule::plies(&mut self.pos, &mut list);
+            if !list.is_empty() {
+                return 0;
+            }
+        }
+        let v = self.no_move_value(checked, ply);
+        self.for_chooser(v)
+    }
+
+    /// [`Worker::no_move_score`] from the colour to move's point of view: checkmate, stalemate
+    /// or every move barred by a restriction, valued by the rules
+    /// (`rules::outcome::no_move_value`).
+    fn no_move_value(&mut self, checked: bool, ply: usize) -> i32 {
+        let (v, _) = crate::rules::outcome::no_move_value(&mut self.pos, checked);
         self.terminal_score(v, ply)
     }
 
@@ -303,7 +446,14 @@ impl<'a> Worker<'a> {
         match m.kind() {
             MoveKind::Normal => {
                 let v = self.pos.piece_at(m.to());
-                v.is_some().then(|| self.eval.value[v.kind().index()])
+                // only where kings are captured can a move take one: it ends the game
+                v.is_some().then(|| {
+                    if v.kind() == PieceType::KING {
+                        MATE_BOUND
+                    } else {
+                        self.eval.value[v.kind().index()]
+                    }
+                })
             }
             MoveKind::EnPassant => Some(self.eval.value[PieceType::PAWN.index()]),
             MoveKind::Castling => None,
@@ -347,17 +497,20 @@ impl<'a> Worker<'a> {
         self.seldepth = self.seldepth.max(ply as u32);
         let is_pv = beta - alpha > 1;
         if ply >= MAX_PLY - 1 {
-            return self.eval.evaluate(&self.pos);
+            return self.evaluate();
         }
         if let Some(v) = extinction(&self.pos) {
-            return self.terminal_score(v, ply);
+            return self.for_chooser(self.terminal_score(v, ply));
         }
-        if self.is_repetition() {
+        if self.is_repetition() || dead_material(&self.pos) {
             return 0;
         }
-        // mate distance pruning
+        if self.traits.turns && crate::rules::schedule::dead_position(&self.pos) {
+            return 0;
+        }
+        // mate distance pruning (under a schedule this very node may be a won end)
         alpha = alpha.max(-MATE + ply as i32);
-        beta = beta.min(MATE - ply as i32 - 1);
+        beta = beta.min(MATE - ply as i32 - (!self.traits.turns) as i32);
         if alpha >= beta {
             return alpha;
         }
@@ -381,11 +534,7 @@ impl<'a> Worker<'a> {
         }
 
         let checked = in_check(&self.pos);
-        let static_eval = if checked {
-            -INFINITE
-        } else {
-            self.eval.evaluate(&self.pos)
-        };
+        let static_eval = if checked { -INFINITE } else { self.evaluate() };
 
         if !is_pv && !checked && ply > 0 {
             // reverse futility pruning
@@ -429,8 +578,25 @@ impl<'a> Worker<'a> {
         let mut best_move = Move::NONE;
         let mut quiets_tried = [Move::NONE; 64];
         let mut n_quiets = 0;
-        for i in 0..n {
-            let m = Self::pick(&mut list, scores, i);
+        let chooser = self.pos.chooser();
+        let mut promo_groups = [usize::MAX; 16];
+        let mut n_groups = 0;
+        // moves put off because another thread is searching their subtree, with their index
+        let mut deferred = [(Move::NONE, 0usize); MAX_DEFERRED];
+        let mut n_deferred = 0;
+        let busy = self.shared.busy.filter(|_| depth >= DEFER_MIN_DEPTH);
+        let mut next = 0;
+        loop {
+            let (m, i, put_off_before) = if next < n {
+                next += 1;
+                (Self::pick(&mut list, scores, next - 1), next - 1, false)
+            } else if next < n + n_deferred {
+                next += 1;
+                let (m, i) = deferred[next - 1 - n];
+                (m, i, true)
+            } else {
+                break;
+            };
             let capture = self.victim_value(m).is_some();
             let quiet = !capture && m.promotion_type().is_none();
             // late-move pruning of quiet moves at low depth
@@ -443,31 +609,58 @@ impl<'a> Worker<'a> {
             {
                 continue;
             }
-            self.pos.make(m);
-            let gives_check = in_check(&self.pos);
-            let new_depth = depth - 1 + gives_check as i32;
             let mut score;
-            if i == 0 {
-                score = -self.search(new_depth, -beta, -alpha, ply + 1);
+            if self.owner_picks(m, chooser) {
+                // every piece of this pawn move is valued at once: skip the group's others
+                let group = m.from().index() * 64 + m.to().index();
+                if promo_groups.contains(&group) {
+                    continue;
+                }
+                if n_groups < promo_groups.len() {
+                    promo_groups[n_groups] = group;
+                    n_groups += 1;
+                }
+                score = self.owner_promotion(m, chooser, depth, alpha, beta, ply);
             } else {
-                let r = if depth >= 3 && i >= 3 && quiet && !checked && !gives_check {
-                    let mut r = LMR[depth.min(63) as usize][i.min(63)] as i32;
-                    if is_pv {
-                        r -= 1;
+                self.pos.make(m);
+                let child = self.pos.key();
+                if let Some(busy) = busy {
+                    if i > 0 && !put_off_before && n_deferred < MAX_DEFERRED && busy.is_busy(child)
+                    {
+                        self.pos.unmake();
+                        deferred[n_deferred] = (m, i);
+                        n_deferred += 1;
+                        continue;
                     }
-                    r.clamp(0, new_depth - 1)
+                    busy.mark(child);
+                }
+                let gives_check = in_check(&self.pos);
+                let new_depth = depth - 1 + gives_check as i32;
+                if i == 0 {
+                    score = self.child(chooser, new_depth, alpha, beta, ply + 1);
                 } else {
-                    0
-                };
-                score = -self.search(new_depth - r, -alpha - 1, -alpha, ply + 1);
-                if score > alpha && r > 0 {
-                    score = -self.search(new_depth, -alpha - 1, -alpha, ply + 1);
+                    let r = if depth >= 3 && i >= 3 && quiet && !checked && !gives_check {
+                        let mut r = LMR[depth.min(63) as usize][i.min(63)] as i32;
+                        if is_pv {
+                            r -= 1;
+                        }
+                        r.clamp(0, new_depth - 1)
+                    } else {
+                        0
+                    };
+                    score = self.child(chooser, new_depth - r, alpha, alpha + 1, ply + 1);
+                    if score > alpha && r > 0 {
+                        score = self.child(chooser, new_depth, alpha, alpha + 1, ply + 1);
+                    }
+                    if score > alpha && score < beta {
+                        score = self.child(chooser, new_depth, alpha, beta, ply + 1);
+                    }
                 }
-                if score > alpha && score < beta {
-                    score = -self.search(new_depth, -beta, -alpha, ply + 1);
+                if let Some(busy) = busy {
+                    busy.release(child);
                 }
+                self.pos.unmake();
             }
-            self.pos.unmake();
             if self.stopped {
                 return 0;
             }
@@ -532,18 +725,22 @@ impl<'a> Worker<'a> {
         self.pv_len[ply] = 0;
         self.seldepth = self.seldepth.max(ply as u32);
         if ply >= MAX_PLY - 1 {
-            return self.eval.evaluate(&self.pos);
+            return self.evaluate();
         }
         if let Some(v) = extinction(&self.pos) {
-            return self.terminal_score(v, ply);
+            return self.for_chooser(self.terminal_score(v, ply));
+        }
+        if dead_material(&self.pos) {
+            return 0;
         }
         let checked = in_check(&self.pos);
         let mut best = -INFINITE;
-        let stand = if checked {
-            -INFINITE
-        } else {
-            self.eval.evaluate(&self.pos)
-        };
+        let stand = if checked { -INFINITE } else { self.evaluate() };
+        // On an enemy ply the chooser may pick a quiet enemy move: stand pat unless the enemy
+        // king is in check and the evasions are forced (A.7.1).
+        if self.traits.turns && !checked && self.pos.chooser() != self.pos.side_to_move() {
+            return stand;
+        }
         if !checked {
             if stand >= beta {
                 return stand;
@@ -572,8 +769,9 @@ impl<'a> Worker<'a> {
                     continue;
                 }
             }
+            let chooser = self.pos.chooser();
             self.pos.make(m);
-            let score = -self.qsearch(-beta, -alpha, ply + 1);
+            let score = self.child_q(chooser, alpha, beta, ply + 1);
             self.pos.unmake();
             if self.stopped {
                 return 0;

@@ -56,6 +56,154 @@ impl SpecialMoves {
     }
 }
 
+/// Rule modules that keep variant state in the position (`State::extra`, hashed): after every
+/// ply they update it, they may bar captures, and they own the FEN's extension field (the field
+/// after the move number). Chosen once per variant; variants without one pay a single branch.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StateRule {
+    /// No variant state.
+    None,
+    /// Espionage's spy (`spyPieceTypes`): immune to capture except after its own capture.
+    Spy(SpyRule),
+}
+
+/// How long a spy stays capturable after it captured (`spyExposure`, ruling R-ESP-1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SpyExposure {
+    /// Only on the ply right after its capture (`nextPly`, the ruling).
+    NextPly,
+    /// From its capture until it next moves without capturing (`untilQuietMove`, option (b)).
+    UntilQuietMove,
+}
+
+impl SpyExposure {
+    /// The name used in variants.ini.
+    pub fn name(self) -> &'static str {
+        match self {
+            SpyExposure::NextPly => "nextPly",
+            SpyExposure::UntilQuietMove => "untilQuietMove",
+        }
+    }
+
+    /// Parses a variants.ini value.
+    pub fn parse(s: &str) -> Option<SpyExposure> {
+        match s {
+            "nextPly" => Some(SpyExposure::NextPly),
+            "untilQuietMove" => Some(SpyExposure::UntilQuietMove),
+            _ => None,
+        }
+    }
+}
+
+/// The spy module's settings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SpyRule {
+    /// The spy types as a bit set (bit `t` for type `t`).
+    pub types: u16,
+    /// How long a spy that captured stays capturable.
+    pub exposure: SpyExposure,
+}
+
+/// Who chooses each ply (`moveSchedule`). Every schedule but `Alternate` is a 007 form: the
+/// colour to move still alternates every ply, the player choosing it does not.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Schedule {
+    /// Players alternate: the chooser is the colour to move (every variant but the 007 family).
+    Alternate,
+    /// 007 Chess: turns of three plies (own, enemy, own), White first.
+    Jackman,
+    /// Balanced 007: Black chooses ply 1, White plies 2-3, then turns of three from Black.
+    Balanced,
+    /// Progressive 007: turn n has n plies, White chooses the odd turns.
+    Progressive,
+}
+
+impl Schedule {
+    /// The name used in variants.ini.
+    pub fn name(self) -> &'static str {
+        match self {
+            Schedule::Alternate => "alternate",
+            Schedule::Jackman => "007",
+            Schedule::Balanced => "balanced007",
+            Schedule::Progressive => "progressive007",
+        }
+    }
+
+    /// Parses a variants.ini value.
+    pub fn parse(s: &str) -> Option<Schedule> {
+        Some(match s {
+            "alternate" => Schedule::Alternate,
+            "007" => Schedule::Jackman,
+            "balanced007" => Schedule::Balanced,
+            "progressive007" => Schedule::Progressive,
+            _ => return None,
+        })
+    }
+}
+
+/// The 007 family's turn rules (`Rules::turns`), fixed when the variant is loaded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TurnRules {
+    /// Who chooses which ply.
+    pub schedule: Schedule,
+    /// Detente restrictions on the third ply of a turn (`detente`).
+    pub detente: bool,
+    /// `turnCompletion = turn` (ruling R-007-2 (T)): a ply after which the turn cannot be
+    /// finished is illegal; `ply` (false) gives option (P).
+    pub complete_turns: bool,
+    /// `promotionChooser = owner`: on an enemy ply the pawn's owner picks the promotion piece.
+    pub promotion_by_owner: bool,
+}
+
+/// Rule modules that bar moves data cannot describe: legality filters applied on top of the
+/// ordinary "king not left attacked" test (src/rules/restrict.rs dispatches them).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Restriction {
+    /// No filter.
+    None,
+    /// Hippophobic (Modest Proposals): Queens and Kings keep away from Knights.
+    Hippophobic,
+    /// Garrison (Modest Proposals): every move ends with the moved man defending or defended.
+    Garrison,
+    /// Nonlinear (Modest Proposals): the last move's ranks and files are barred while another
+    /// move exists; the last move is position state.
+    Nonlinear,
+}
+
+impl Restriction {
+    /// The name used in variants.ini.
+    pub fn name(self) -> &'static str {
+        match self {
+            Restriction::None => "none",
+            Restriction::Hippophobic => "hippophobic",
+            Restriction::Garrison => "garrison",
+            Restriction::Nonlinear => "nonlinear",
+        }
+    }
+
+    /// Parses a variants.ini value.
+    pub fn parse(s: &str) -> Option<Restriction> {
+        Some(match s {
+            "none" => Restriction::None,
+            "hippophobic" => Restriction::Hippophobic,
+            "garrison" => Restriction::Garrison,
+            "nonlinear" => Restriction::Nonlinear,
+            _ => return None,
+        })
+    }
+
+    /// Whether the module keeps state in `State::extra` that every move updates.
+    pub fn has_state(self) -> bool {
+        self == Restriction::Nonlinear
+    }
+
+    /// Whether passing (the search's null move) keeps the meaning of the position: not where
+    /// the rule depends on the opponent's last move.
+    pub fn passing_is_sound(self) -> bool {
+        !self.has_state()
+    }
+}
+
 /// One piece type of a variant.
 #[derive(Clone)]
 pub struct PieceDef {
@@ -124,6 +272,29 @@ pub struct Rules {
     pub n_fold_rule: u32,
     /// Extra move mechanic.
     pub special: SpecialMoves,
+    /// Legality filter module (`restriction`).
+    pub restriction: Restriction,
+    /// Types (bit `t` for type `t`) no two of which may end a move facing each other on an open
+    /// rank, file or diagonal (`facingPieces`; Torpedo's monarchs); 0 = no facing rule.
+    pub facing: u16,
+    /// The facing rule concerns only men of opposite colours (`facingColors = opposite`).
+    pub facing_opponents_only: bool,
+    /// Result for the side to move, not in check, whose every otherwise legal move is barred by
+    /// the facing rule or the restriction module (`barredValue`; default: `stalemate_value`).
+    pub barred_value: GameValue,
+    /// Garrison: Kings count as defenders and as defended men (`garrisonKings`, ruling GA-R3;
+    /// default true).
+    pub garrison_kings: bool,
+    /// Whether any filter (facing rule or restriction module) applies: moves then go through
+    /// `rules::restrict`. Derived from `facing` and `restriction`.
+    pub restricts: bool,
+    /// Variant state kept in the position, if any.
+    pub state_rule: StateRule,
+    /// Dead positions by material (`deadMaterial`): pairs of material signatures
+    /// ([`material_signature`]), either side having either one; the game is drawn at once.
+    pub dead_material: Vec<(u64, u64)>,
+    /// Most men on the board of any dead material pair (0: none), so the test is skipped cheaply.
+    pub dead_material_men: u32,
     /// Piece values given in variants.ini (`pieceValueMg`, `pieceValueEg`), by phase and type;
     /// `None` where the evaluation derives the value itself.
     pub piece_value: [[Option<i32>; MAX_PIECE_TYPES]; 2],
@@ -131,6 +302,19 @@ pub struct Rules {
     pub orthodox: bool,
     /// The types in use as a bit set (bit `t` for type `t`), derived from `pieces`.
     pub type_mask: u16,
+    /// Whether castling needs the king not in, through or into check (`checking`, or
+    /// `kingCaptureCastlingChecks` where kings are captured).
+    pub castling_checks: bool,
+    /// Turn schedule of the 007 family (`None`: the players alternate).
+    pub turns: Option<TurnRules>,
+}
+
+/// A side's material as one number: 4 bits per piece type holding its count (capped at 15),
+/// so equal material gives equal signatures.
+pub fn material_signature(counts: impl Iterator<Item = (PieceType, u32)>) -> u64 {
+    counts.fold(0, |sig, (t, n)| {
+        sig + ((n.min(15) as u64) << (4 * t.index()))
+    })
 }
 
 impl Rules {
@@ -161,6 +345,16 @@ impl Rules {
             .enumerate()
             .filter(|(_, p)| p.is_some())
             .map(|(i, _)| PieceType(i as u8))
+    }
+
+    /// The start FEN as GUIs read it: without the rule module's extension field when that is
+    /// empty (`-`), so a GUI that knows only six FEN fields can set up the board.
+    pub fn gui_start_fen(&self) -> &str {
+        let fen = self.start_fen.trim_end();
+        match fen.rsplit_once(' ') {
+            Some((six, "-")) if fen.split_whitespace().count() == 7 => six.trim_end(),
+            _ => fen,
+        }
     }
 
     /// Where `t` of `color` may stand.

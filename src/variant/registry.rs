@@ -4,7 +4,10 @@
 //! an unknown key, a bad value or an inconsistent combination is an error with file and line.
 
 use super::ini::{parse_ini, Entry, IniError, IniFile};
-use super::{GameValue, PieceDef, Rules, SpecialMoves};
+use super::{
+    material_signature, GameValue, PieceDef, Restriction, Rules, Schedule, SpecialMoves,
+    SpyExposure, SpyRule, StateRule, TurnRules,
+};
 use crate::geometry::{Bitboard, BoardShape, Color, Square};
 use crate::piece::{parse_betza, CompiledPiece, PieceType, MAX_PIECE_TYPES};
 use std::collections::{BTreeMap, BTreeSet};
@@ -63,8 +66,23 @@ const PLAIN_KEYS: &[&str] = &[
     "nFoldRule",
     "specialMoves",
     "noAdjacentCapture",
+    "mirrorLeap",
+    "restriction",
+    "facingPieces",
+    "facingColors",
+    "barredValue",
+    "garrisonKings",
     "pieceValueMg",
     "pieceValueEg",
+    "spyPieceTypes",
+    "spyExposure",
+    "deadMaterial",
+    "moveSchedule",
+    "detente",
+    "kingCapture",
+    "kingCaptureCastlingChecks",
+    "turnCompletion",
+    "promotionChooser",
 ];
 
 /// A key's value with where it was written.
@@ -621,6 +639,15 @@ fn compile(ctx: &Ctx) -> Result<Rules, IniError> {
             ));
         }
     }
+    // mirror leaps (Kaleidoscope): extra non-capturing leaps, so they are table data
+    if let Some(v) = ctx.get("mirrorLeap").filter(|v| *v != "-") {
+        for l in v.chars().filter(|c| !c.is_whitespace()) {
+            let Some(def) = pieces.iter_mut().flatten().find(|d| d.letter == l) else {
+                return Err(ctx.err("mirrorLeap", format!("no piece has the letter '{l}'")));
+            };
+            def.moves.add_mirror_leaps(shape);
+        }
+    }
     let type_of = |l: char| -> Option<PieceType> {
         pieces
             .iter()
@@ -911,7 +938,20 @@ fn compile(ctx: &Ctx) -> Result<Rules, IniError> {
     }
 
     // game end
-    let checking = ctx.bool("checking", true)?;
+    let king_capture = ctx.bool("kingCapture", false)?;
+    if king_capture && !has_king {
+        return Err(ctx.err(
+            "kingCapture",
+            "there is no king (king = -) that could be captured".into(),
+        ));
+    }
+    if king_capture && ctx.get("checking") == Some("true") {
+        return Err(ctx.err(
+            "checking",
+            "kingCapture = true means kings are captured, not checked; drop checking".into(),
+        ));
+    }
+    let checking = ctx.bool("checking", !king_capture)?;
     if checking && !has_king && ctx.sets("checking") {
         return Err(ctx.err(
             "checking",
@@ -926,8 +966,10 @@ fn compile(ctx: &Ctx) -> Result<Rules, IniError> {
             "there are no kings (king = -) that could face each other".into(),
         ));
     }
-    let extinction_types = letter_list("extinctionPieceTypes", "")?;
+    let extinction_types =
+        letter_list("extinctionPieceTypes", if king_capture { "k" } else { "" })?;
     let extinction_value = match ctx.get("extinctionValue") {
+        None if king_capture => Some(GameValue::Loss),
         None | Some("none") => None,
         Some(v) => Some(parse_value(v).ok_or_else(|| {
             ctx.err(
@@ -960,6 +1002,130 @@ fn compile(ctx: &Ctx) -> Result<Rules, IniError> {
             )
         })?,
     };
+    let spy_types = letter_list("spyPieceTypes", "")?;
+    if let Some(&royal) = spy_types.iter().find(|&&t| t == PieceType::KING) {
+        return Err(ctx.err(
+            "spyPieceTypes",
+            format!(
+                "the king '{}' cannot be a spy: it is never captured while checking = true",
+                letter_of(royal)
+            ),
+        ));
+    }
+    let exposure = match ctx.get("spyExposure") {
+        None => SpyExposure::NextPly,
+        Some(v) => SpyExposure::parse(v).ok_or_else(|| {
+            ctx.err(
+                "spyExposure",
+                format!("expected nextPly or untilQuietMove, found '{v}'"),
+            )
+        })?,
+    };
+    let state_rule = if spy_types.is_empty() {
+        if ctx.sets("spyExposure") {
+            return Err(ctx.err(
+                "spyExposure",
+                "spyPieceTypes names no spy, so the key has no effect".into(),
+            ));
+        }
+        StateRule::None
+    } else {
+        StateRule::Spy(SpyRule {
+            types: spy_types.iter().fold(0, |m, t| m | 1 << t.0),
+            exposure,
+        })
+    };
+    // dead material: "k:k kb:k", each side's complete set of men as letters
+    let mut dead_material = Vec::new();
+    let mut dead_material_men = 0;
+    if let Some(v) = ctx.get("deadMaterial").filter(|v| v.trim() != "-") {
+        for item in v.split_whitespace() {
+            let bad = |why: String| {
+                ctx.err(
+                    "deadMaterial",
+                    format!("'{item}': {why} (expected pairs such as 'k:k kb:k')"),
+                )
+            };
+            let Some((a, b)) = item.split_once(':') else {
+                return Err(bad("not a pair 'men:men'".into()));
+            };
+            let mut sigs = [0u64; 2];
+            for (side, letters) in [a, b].into_iter().enumerate() {
+                let mut counts = [0u32; MAX_PIECE_TYPES];
+                for c in letters.chars() {
+                    let t =
+                        type_of(c).ok_or_else(|| bad(format!("no piece has the letter '{c}'")))?;
+                    counts[t.index()] += 1;
+                }
+                if has_king && counts[PieceType::KING.index()] != 1 {
+                    return Err(bad("each side needs exactly one king".into()));
+                }
+                sigs[side] = material_signature(
+                    counts
+                        .iter()
+                        .enumerate()
+                        .map(|(i, &n)| (PieceType(i as u8), n)),
+                );
+            }
+            dead_material_men =
+                dead_material_men.max((a.chars().count() + b.chars().count()) as u32);
+            dead_material.push((sigs[0], sigs[1]));
+        }
+    }
+    let restriction = match ctx.get("restriction") {
+        None => Restriction::None,
+        Some(v) => Restriction::parse(v).ok_or_else(|| {
+            ctx.err(
+                "restriction",
+                format!(
+                    "unknown restriction module '{v}' (known: none, hippophobic, garrison, \
+                     nonlinear)"
+                ),
+            )
+        })?,
+    };
+    if restriction != Restriction::None && special != SpecialMoves::None {
+        return Err(ctx.err(
+            "restriction",
+            format!(
+                "a restriction module cannot be combined with specialMoves = {} yet",
+                special.name()
+            ),
+        ));
+    }
+    let facing_types = letter_list("facingPieces", "")?;
+    let facing = facing_types.iter().fold(0u16, |m, t| m | 1 << t.0);
+    let facing_opponents_only = match ctx.get("facingColors") {
+        None | Some("any") => false,
+        Some("opposite") => true,
+        Some(v) => {
+            return Err(ctx.err(
+                "facingColors",
+                format!("expected any or opposite, found '{v}'"),
+            ))
+        }
+    };
+    if facing == 0 && ctx.sets("facingColors") {
+        return Err(ctx.err(
+            "facingColors",
+            "facingPieces names no piece, so the key has no effect".into(),
+        ));
+    }
+    let garrison_kings = ctx.bool("garrisonKings", true)?;
+    if restriction != Restriction::Garrison && ctx.sets("garrisonKings") {
+        return Err(ctx.err(
+            "garrisonKings",
+            "only restriction = garrison reads this key, so it has no effect".into(),
+        ));
+    }
+    let stalemate_value = ctx.value("stalemateValue", GameValue::Draw)?;
+    let barred_value = ctx.value("barredValue", stalemate_value)?;
+    if facing == 0 && restriction == Restriction::None && ctx.sets("barredValue") {
+        return Err(ctx.err(
+            "barredValue",
+            "neither facingPieces nor restriction bars any move, so the key has no effect".into(),
+        ));
+    }
     let mut piece_value = [[None; MAX_PIECE_TYPES]; 2];
     for (phase, key) in ["pieceValueMg", "pieceValueEg"].iter().enumerate() {
         let Some(v) = ctx.get(key) else { continue };
@@ -1034,19 +1200,129 @@ fn compile(ctx: &Ctx) -> Result<Rules, IniError> {
         checking,
         royal: has_king.then_some(PieceType::KING),
         flying_general,
-        stalemate_value: ctx.value("stalemateValue", GameValue::Draw)?,
+        stalemate_value,
         checkmate_value: ctx.value("checkmateValue", GameValue::Loss)?,
         extinction_value,
         extinction_types,
         n_move_rule,
         n_fold_rule,
         special,
+        restriction,
+        facing,
+        facing_opponents_only,
+        barred_value,
+        garrison_kings,
+        restricts: facing != 0 || restriction != Restriction::None,
+        state_rule,
+        dead_material,
+        dead_material_men,
         piece_value,
         orthodox: false,
         type_mask,
+        castling_checks: true,
+        turns: None,
     };
+    rules.castling_checks = checking;
+    if ctx.get("kingCaptureCastlingChecks").is_some() {
+        if !king_capture {
+            return Err(ctx.err(
+                "kingCaptureCastlingChecks",
+                "only meaningful with kingCapture = true (checked kings always castle safely)"
+                    .into(),
+            ));
+        }
+        rules.castling_checks = ctx.bool("kingCaptureCastlingChecks", false)?;
+    }
+    rules.turns = turn_rules(ctx, &rules)?;
+    // the restriction modules share State::extra with these, and were not built for schedules
+    if rules.restricts && (rules.turns.is_some() || rules.state_rule != StateRule::None) {
+        let key = if rules.restriction != Restriction::None {
+            "restriction"
+        } else {
+            "facingPieces"
+        };
+        return Err(ctx.err(
+            key,
+            "a restriction cannot be combined with a turn schedule (moveSchedule) or spies \
+             (spyPieceTypes) yet"
+                .into(),
+        ));
+    }
     rules.orthodox = is_orthodox(&rules);
     Ok(rules)
+}
+
+/// The 007 family's keys (`moveSchedule`, `detente`, `turnCompletion`, `promotionChooser`):
+/// `None` for a variant whose players alternate.
+fn turn_rules(ctx: &Ctx, rules: &Rules) -> Result<Option<TurnRules>, IniError> {
+    let schedule = match ctx.get("moveSchedule") {
+        None => Schedule::Alternate,
+        Some(v) => Schedule::parse(v).ok_or_else(|| {
+            ctx.err(
+                "moveSchedule",
+                format!(
+                    "unknown schedule '{v}' (known: alternate, 007, balanced007, progressive007)"
+                ),
+            )
+        })?,
+    };
+    let detente = ctx.bool("detente", false)?;
+    let complete_turns = match ctx.get("turnCompletion") {
+        None | Some("turn") => true,
+        Some("ply") => false,
+        Some(v) => {
+            return Err(ctx.err(
+                "turnCompletion",
+                format!("expected turn or ply, found '{v}'"),
+            ))
+        }
+    };
+    let promotion_by_owner = match ctx.get("promotionChooser") {
+        None | Some("mover") => false,
+        Some("owner") => true,
+        Some(v) => {
+            return Err(ctx.err(
+                "promotionChooser",
+                format!("expected mover or owner, found '{v}'"),
+            ))
+        }
+    };
+    if schedule == Schedule::Alternate {
+        for key in ["detente", "turnCompletion", "promotionChooser"] {
+            if ctx.get(key).is_some() && (key != "detente" || detente) {
+                return Err(ctx.err(
+                    key,
+                    "only meaningful with a 007 moveSchedule (007, balanced007, progressive007)"
+                        .into(),
+                ));
+            }
+        }
+        return Ok(None);
+    }
+    if detente && schedule == Schedule::Progressive {
+        return Err(ctx.err(
+            "detente",
+            "Progressive 007 cannot be combined with Detente (ruling R-007-13)".into(),
+        ));
+    }
+    // 007 plies are orthodox moves: the family is defined on the orthodox men and board
+    let mut plain = rules.clone();
+    plain.checking = true;
+    plain.castling_checks = true;
+    plain.extinction_value = None;
+    plain.turns = None;
+    if !is_orthodox(&plain) {
+        return Err(ctx.err(
+            "moveSchedule",
+            "a 007 schedule needs the orthodox board, men and rules (kingCapture aside)".into(),
+        ));
+    }
+    Ok(Some(TurnRules {
+        schedule,
+        detente,
+        complete_turns,
+        promotion_by_owner,
+    }))
 }
 
 /// Whether the hand-tuned orthodox generator plays these rules exactly.
@@ -1055,9 +1331,9 @@ fn is_orthodox(r: &Rules) -> bool {
         .iter()
         .enumerate()
         .all(|(i, (_, _, betza))| {
-            r.pieces[i]
-                .as_ref()
-                .is_some_and(|d| d.betza == *betza && !d.moves.no_adjacent_capture)
+            r.pieces[i].as_ref().is_some_and(|d| {
+                d.betza == *betza && !d.moves.no_adjacent_capture && !d.moves.mirror_leap
+            })
         });
     let no_fairies = r.pieces.iter().skip(6).all(|p| p.is_none());
     let full = r.mobility.iter().all(|c| c.iter().all(|&m| m == r.board));
@@ -1081,7 +1357,10 @@ fn is_orthodox(r: &Rules) -> bool {
         && r.checking
         && !r.flying_general
         && r.special == SpecialMoves::None
+        && r.state_rule == StateRule::None
+        && !r.restricts
         && r.extinction_value.is_none()
+        && r.castling_checks
 }
 
 #[cfg(test)]

@@ -1,4 +1,5 @@
-//! An independent brute-force model of orthodox chess plus the Bracket and Eviction rules, for
+//! An independent brute-force model of orthodox chess plus the Bracket and Eviction rules and
+//! the restriction variants (Torpedo, Hippophobic, Garrison, Kaleidoscope, Nonlinear), for
 //! cross-checking the engine. It shares no code with the engine: a plain 8x8 array of
 //! characters, every rule tried literally as the rules files state it
 //! (shared/rules/modest-proposals-1.md §0, §1; modest-proposals-2.md §1, §2; README.md), and
@@ -25,6 +26,16 @@ pub enum Rule {
     Bracket,
     /// Eviction.
     Eviction,
+    /// Torpedo (modest-proposals-2.md §19): RNQBBKNR, facing monarchs, FIDE-literal castling.
+    Torpedo,
+    /// Hippophobic (§6), with the HI-R3 attack relation.
+    Hippophobic,
+    /// Garrison (§4).
+    Garrison,
+    /// Kaleidoscope (§9).
+    Kaleidoscope,
+    /// Nonlinear (§12); the position's `last` is the opponent's last move.
+    Nonlinear,
 }
 
 /// `board[rank][file]`: `'.'` empty, upper case White, lower case Black.
@@ -35,6 +46,14 @@ pub struct M {
     /// K, Q, k, q.
     pub rights: [bool; 4],
     pub ep: Option<(i8, i8)>,
+    /// The move that produced this position (first relocation), if known; Nonlinear's state.
+    pub last: Option<(Sq, Sq)>,
+    /// The man that made `last` (before any promotion) and what stood on its destination.
+    pub last_man: (char, char),
+    /// The King's file in the array (castling and rights): 4, or 5 in Torpedo.
+    pub king_file: i8,
+    /// Hippophobic's attack relation (HI-R3) instead of the orthodox one.
+    pub hippo: bool,
 }
 
 type Sq = (i8, i8); // (file, rank)
@@ -115,6 +134,18 @@ impl M {
                 let b = ep.as_bytes();
                 Some(((b[0] - b'a') as i8, (b[1] - b'1') as i8))
             },
+            last: f.iter().find_map(|x| x.strip_prefix("lm=")).and_then(|v| {
+                let b = v.as_bytes();
+                (b.len() == 4).then(|| {
+                    (
+                        ((b[0] - b'a') as i8, (b[1] - b'1') as i8),
+                        ((b[2] - b'a') as i8, (b[3] - b'1') as i8),
+                    )
+                })
+            }),
+            last_man: ('.', '.'),
+            king_file: 4,
+            hippo: false,
         }
     }
 
@@ -238,10 +269,21 @@ impl M {
     }
 
     fn attacked(&self, s: Sq, by_white: bool) -> bool {
+        // HI-R3: Queens and Kings do not attack a square next to a Knight, Queens not a Knight
+        let near_knight = KING
+            .iter()
+            .any(|&d| on(add(s, d)) && self.at(add(s, d)).eq_ignore_ascii_case(&'N'));
+        let on_knight = self.at(s).eq_ignore_ascii_case(&'N');
         for r in 0..8 {
             for f in 0..8 {
                 let c = self.board[r][f];
                 if c == '.' || M::is_white(c) != by_white {
+                    continue;
+                }
+                let k = c.to_ascii_uppercase();
+                if self.hippo
+                    && ((near_knight && (k == 'Q' || k == 'K')) || (on_knight && k == 'Q'))
+                {
                     continue;
                 }
                 if self
@@ -319,7 +361,11 @@ impl M {
             .collect();
         let corners = [(7, 0), (0, 0), (7, 7), (0, 7)];
         for (i, corner) in corners.iter().enumerate() {
-            let king = if i < 2 { (4, 0) } else { (4, 7) };
+            let king = if i < 2 {
+                (self.king_file, 0)
+            } else {
+                (self.king_file, 7)
+            };
             if touched.contains(&king) || touched.contains(corner) {
                 n.rights[i] = false;
             }
@@ -343,7 +389,23 @@ impl M {
         if n.attacked(n.king(self.white), !self.white) {
             return None;
         }
+        n.last = relocs.first().map(|r| (r.from, r.to));
+        n.last_man = relocs
+            .first()
+            .map_or(('.', '.'), |r| (self.at(r.from), self.at(r.to)));
         Some(n)
+    }
+
+    /// A plain move of one man, capturing what stands in `removed`.
+    fn step(&self, from: Sq, to: Sq, removed: &[Sq]) -> Option<M> {
+        self.play(
+            &[Reloc {
+                from,
+                to,
+                promo: None,
+            }],
+            removed,
+        )
     }
 
     fn pawn_to(&self, from: Sq, to: Sq, removed: &[Sq], out: &mut Vec<M>) {
@@ -395,23 +457,9 @@ impl M {
             } else {
                 for t in self.reach(k, w, s) {
                     if self.at(t) == '.' {
-                        out.extend(self.play(
-                            &[Reloc {
-                                from: s,
-                                to: t,
-                                promo: None,
-                            }],
-                            &[],
-                        ));
+                        out.extend(self.step(s, t, &[]));
                     } else if self.enemy(t) {
-                        out.extend(self.play(
-                            &[Reloc {
-                                from: s,
-                                to: t,
-                                promo: None,
-                            }],
-                            &[t],
-                        ));
+                        out.extend(self.step(s, t, &[t]));
                     }
                 }
             }
@@ -420,11 +468,21 @@ impl M {
         let rank = if w { 0 } else { 7 };
         let base = if w { 0 } else { 2 };
         let rk = self.man(w, 'R');
-        for (i, rook_file, king_to, rook_to, path) in [
-            (base, 7, 6, 5, vec![5, 6]),
-            (base + 1, 0, 2, 3, vec![1, 2, 3]),
-        ] {
-            if !self.rights[i] || self.at((4, rank)) != self.man(w, 'K') {
+        let kf = self.king_file;
+        // Torpedo (TO-R3): Kf1-h1 with Rh1-g1, Kf1-d1 with Ra1-e1
+        let table = if kf == 5 {
+            [
+                (base, 7, 7, 6, vec![6], [5, 6, 7]),
+                (base + 1, 0, 3, 4, vec![1, 2, 3, 4], [5, 4, 3]),
+            ]
+        } else {
+            [
+                (base, 7, 6, 5, vec![5, 6], [4, 5, 6]),
+                (base + 1, 0, 2, 3, vec![1, 2, 3], [4, 3, 2]),
+            ]
+        };
+        for (i, rook_file, king_to, rook_to, path, crossed) in table {
+            if !self.rights[i] || self.at((kf, rank)) != self.man(w, 'K') {
                 continue;
             }
             if self.at((rook_file, rank)) != rk {
@@ -433,14 +491,13 @@ impl M {
             if path.iter().any(|&x| self.at((x, rank)) != '.') {
                 continue;
             }
-            let crossed = if king_to == 6 { [4, 5, 6] } else { [4, 3, 2] };
             if crossed.iter().any(|&x| self.attacked((x, rank), !w)) {
                 continue;
             }
             out.extend(self.play(
                 &[
                     Reloc {
-                        from: (4, rank),
+                        from: (kf, rank),
                         to: (king_to, rank),
                         promo: None,
                     },
@@ -580,14 +637,118 @@ impl M {
         }
     }
 
+    /// Kaleidoscope: Q, R, B, N also leap, without capturing, to an empty mirror square.
+    fn mirror_leaps(&self, out: &mut Vec<M>) {
+        for s in self.men() {
+            if !"QRBN".contains(self.at(s).to_ascii_uppercase()) {
+                continue;
+            }
+            for t in [(7 - s.0, s.1), (s.0, 7 - s.1), (7 - s.0, 7 - s.1)] {
+                if t != s && self.at(t) == '.' {
+                    out.extend(self.step(s, t, &[]));
+                }
+            }
+        }
+    }
+
+    /// Men of kinds `kinds` (upper case), both colours.
+    fn all_of(&self, kinds: &str) -> Vec<Sq> {
+        let mut v = Vec::new();
+        for r in 0..8 {
+            for f in 0..8 {
+                let c = self.board[r][f];
+                if c != '.' && kinds.contains(c.to_ascii_uppercase()) {
+                    v.push((f as i8, r as i8));
+                }
+            }
+        }
+        v
+    }
+
+    /// Torpedo: two monarchs on one line with nothing between.
+    fn monarchs_face(&self) -> bool {
+        let m = self.all_of("KQ");
+        for (i, &a) in m.iter().enumerate() {
+            for &b in &m[i + 1..] {
+                let (df, dr) = (b.0 - a.0, b.1 - a.1);
+                if !(df == 0 || dr == 0 || df.abs() == dr.abs()) {
+                    continue;
+                }
+                let step = (df.signum(), dr.signum());
+                let mut t = add(a, step);
+                while t != b && self.at(t) == '.' {
+                    t = add(t, step);
+                }
+                if t == b {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    /// Hippophobic: `n` (a child) keeps the Queen and King rules.
+    fn hippo_ok(&self, n: &M) -> bool {
+        let next_to_knight = |s: Sq| {
+            KING.iter()
+                .any(|&d| on(add(s, d)) && n.at(add(s, d)).eq_ignore_ascii_case(&'N'))
+        };
+        let (man, victim) = n.last_man;
+        let to = n.last.expect("a move").1;
+        if man.eq_ignore_ascii_case(&'Q')
+            && (victim.eq_ignore_ascii_case(&'N') || next_to_knight(to))
+        {
+            return false;
+        }
+        !next_to_knight(n.king(self.white))
+    }
+
+    /// Garrison: in the child `n`, the moved man defends a friend or is defended by one.
+    fn garrison_ok(n: &M) -> bool {
+        let s = n.last.expect("a move").1;
+        let white = !n.white;
+        let k = n.at(s).to_ascii_uppercase();
+        let friend = |t: Sq| t != s && n.at(t) != '.' && M::is_white(n.at(t)) == white;
+        if n.reach(k, white, s).into_iter().any(friend) {
+            return true;
+        }
+        n.all_of("PNBRQK")
+            .into_iter()
+            .any(|t| friend(t) && n.reach(n.at(t).to_ascii_uppercase(), white, t).contains(&s))
+    }
+
+    /// Nonlinear: whether the child `n`'s move touches the ranks or files of this position's
+    /// last move.
+    fn restricted(&self, n: &M) -> bool {
+        let (Some((a, b)), Some((from, to))) = (self.last, n.last) else {
+            return false;
+        };
+        [from, to]
+            .iter()
+            .any(|s| s.0 == a.0 || s.0 == b.0 || s.1 == a.1 || s.1 == b.1)
+    }
+
     /// The distinct positions after one legal move, by FEN (first four fields).
     pub fn children(&self, rule: Rule) -> BTreeMap<String, M> {
+        let mut me = self.clone();
+        me.king_file = if rule == Rule::Torpedo { 5 } else { 4 };
+        me.hippo = rule == Rule::Hippophobic;
         let mut v = Vec::new();
-        self.orthodox(&mut v);
+        me.orthodox(&mut v);
         match rule {
-            Rule::Plain => {}
-            Rule::Bracket => self.bracket(&mut v),
-            Rule::Eviction => self.eviction(&mut v),
+            Rule::Bracket => me.bracket(&mut v),
+            Rule::Eviction => me.eviction(&mut v),
+            Rule::Kaleidoscope => me.mirror_leaps(&mut v),
+            _ => {}
+        }
+        match rule {
+            Rule::Torpedo => v.retain(|n| !n.monarchs_face()),
+            Rule::Hippophobic => v.retain(|n| me.hippo_ok(n)),
+            Rule::Garrison => v.retain(M::garrison_ok),
+            Rule::Nonlinear if v.iter().any(|n| !me.restricted(n)) => {
+                v.retain(|n| !me.restricted(n));
+            }
+            _ => {}
         }
         v.into_iter().map(|m| (m.fen4(), m)).collect()
     }

@@ -1,0 +1,733 @@
+//! The 007 family (shared/rules/007-espionage-foreignpolicy.md, Part A): turns in which the
+//! player choosing a ply is not always the colour that moves.
+//!
+//! Every ply is an orthodox move of the colour to move (pseudo-legal where kings are captured);
+//! colours alternate every ply, choosers follow the variant's schedule (`Rules::turns`), a
+//! function of the global ply number p (`State::ply + 1`). On top of the orthodox plies come
+//! the Detente filter on the third ply of a turn ([`super::detente`]) and the turn-completion
+//! filter of ruling R-007-2: a ply after which the turn cannot be finished is illegal.
+//!
+//! Turn completion is an existence search. Two shortcuts keep it cheap:
+//! * a *unit* of a colour is an unpinned pawn whose step square is empty, or an unpinned
+//!   knight, bishop, rook or queen with at least three neighbouring squares (one per direction)
+//!   not held by its own men. Any one move of the other colour disables at most five units
+//!   (castling: two landings blocking pawn steps, the rook's new pin, two lines opened by the
+//!   squares it vacates; en passant four; any other move three: a capture or a blocked step, a
+//!   pin by the man that landed, one opened line), and it lands on at most two of a unit's
+//!   neighbours, one of which Detente may protect. So with six units, the colour still has a
+//!   legal ply after any move of the other colour (or is in check, when it either has an
+//!   evasion or is mated, and mate ends the turn);
+//! * answers for turns with more than two plies left are kept in a small shared table keyed
+//!   by the position key (which includes the schedule position and the Detente squares).
+
+use super::detente;
+use crate::geometry::attacks::{between, bishop_attacks, rook_attacks, TABLES};
+use crate::geometry::{Bitboard, Color, Square};
+use crate::movegen::{generic, in_check, orthodox};
+use crate::moves::{Move, MoveKind, MoveList};
+use crate::piece::PieceType;
+use crate::position::Position;
+use crate::variant::{Schedule, TurnRules};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// Where a ply stands in the schedule.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TurnPos {
+    /// The player who chooses the ply.
+    pub chooser: Color,
+    /// 1-based index of the ply in its turn.
+    pub index: u32,
+    /// Number of plies of the turn.
+    pub len: u32,
+}
+
+impl TurnPos {
+    /// Detente slot 1, 2 or 3 (m1, m2, m3): Balanced 007's short opening turns take the last
+    /// slots of a turn, its one-ply turn is an m2 (R-007-11).
+    #[inline]
+    pub fn slot(self) -> u32 {
+        if self.len == 1 {
+            2
+        } else {
+            3u32.saturating_sub(self.len - self.index)
+        }
+    }
+
+    /// Whether the ply ends its turn.
+    #[inline]
+    pub fn is_last(self) -> bool {
+        self.index == self.len
+    }
+}
+
+/// The colour moved at ply `p` (1-based): White on odd plies, in every form.
+#[inline]
+pub fn colour_of(p: u32) -> Color {
+    if p % 2 == 1 {
+        Color::White
+    } else {
+        Color::Black
+    }
+}
+
+/// Chooser, index and length of ply `p` (1-based) under `schedule` (table A.4).
+#[inline]
+pub fn turn_of(schedule: Schedule, p: u32) -> TurnPos {
+    let p = p.max(1);
+    let by_parity = |t: u32, even: Color| {
+        if t.is_multiple_of(2) {
+            even
+        } else {
+            even.flip()
+        }
+    };
+    match schedule {
+        Schedule::Alternate => TurnPos {
+            chooser: colour_of(p),
+            index: 1,
+            len: 1,
+        },
+        Schedule::Jackman => TurnPos {
+            chooser: by_parity((p - 1) / 3, Color::White),
+            index: (p - 1) % 3 + 1,
+            len: 3,
+        },
+        Schedule::Balanced => match p {
+            1 => TurnPos {
+                chooser: Color::Black,
+                index: 1,
+                len: 1,
+            },
+            2 | 3 => TurnPos {
+                chooser: Color::White,
+                index: p - 1,
+                len: 2,
+            },
+            _ => TurnPos {
+                chooser: by_parity((p - 4) / 3, Color::Black),
+                index: (p - 4) % 3 + 1,
+                len: 3,
+            },
+        },
+        Schedule::Progressive => {
+            let n = progressive_turn(p);
+            TurnPos {
+                chooser: if n % 2 == 1 {
+                    Color::White
+                } else {
+                    Color::Black
+                },
+                index: p - n * (n - 1) / 2,
+                len: n,
+            }
+        }
+    }
+}
+
+/// The least n with n(n+1)/2 >= p.
+fn progressive_turn(p: u32) -> u32 {
+    let p = p as u64;
+    let mut n = (((8 * p + 1) as f64).sqrt() as u64).saturating_sub(1) / 2;
+    while n * (n + 1) / 2 < p {
+        n += 1;
+    }
+    while n > 1 && (n - 1) * n / 2 >= p {
+        n -= 1;
+    }
+    n as u32
+}
+
+/// The schedule position of ply `p` as one number: equal for two plies exactly when chooser,
+/// slot and turn length agree (007: period 6; Balanced: its three opening plies, then period
+/// 6; Progressive: p itself, since (turn length, index) never repeats).
+#[inline]
+fn phase(schedule: Schedule, p: u32) -> u64 {
+    match schedule {
+        Schedule::Alternate => 0,
+        Schedule::Jackman => ((p - 1) % 6) as u64,
+        Schedule::Balanced if p <= 3 => 6 + p as u64,
+        Schedule::Balanced => ((p - 4) % 6) as u64,
+        Schedule::Progressive => p as u64,
+    }
+}
+
+/// Zobrist term of the schedule position of ply `p` (R-007-5: the key includes it).
+#[inline]
+pub fn phase_key(schedule: Schedule, p: u32) -> u64 {
+    // a fixed mixing function instead of a table: Progressive needs one term per ply number
+    let mut z = phase(schedule, p.max(1))
+        .wrapping_add(0x007_0070_0700_7007)
+        .wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// The turn rules of a position's variant (only called for variants that have them).
+#[inline(always)]
+fn turns(pos: &Position) -> TurnRules {
+    pos.rules()
+        .turns
+        .expect("the schedule module serves 007 variants only")
+}
+
+/// The schedule position of the next ply of `pos`.
+#[inline]
+pub fn next_ply(pos: &Position) -> TurnPos {
+    turn_of(turns(pos).schedule, pos.state().ply + 1)
+}
+
+/// Called by `Position::make` after a ply of a scheduled variant: moves the schedule term of
+/// the key on and records the Detente squares.
+pub(crate) fn after_ply(pos: &mut Position, t: TurnRules, m: Move) {
+    let done = pos.state().ply; // number of the ply just played
+    pos.toggle_key(phase_key(t.schedule, done) ^ phase_key(t.schedule, done + 1));
+    if pos.ep_square().is_some() {
+        normalise_ep(pos);
+    }
+    if t.detente {
+        detente::record(pos, turn_of(t.schedule, done), m);
+    }
+}
+
+/// Drops an en-passant square no ply can use: the repetition key of R-007-5 holds a
+/// *capturable* en-passant square, and the 007-FEN (as python-chess writes it) shows only that.
+pub(crate) fn normalise_ep(pos: &mut Position) {
+    let Some(ep) = pos.ep_square() else {
+        return;
+    };
+    let us = pos.side_to_move();
+    let capturers = TABLES.pawn[us.flip().index()][ep.index()] & pos.pieces_of(us, PieceType::PAWN);
+    let usable = capturers.any() && {
+        if pos.rules().orthodox {
+            let mut list = MoveList::new();
+            orthodox::legal_moves(pos, &mut list);
+            list.iter().any(|m| m.kind() == MoveKind::EnPassant)
+        } else {
+            true // kings are captured: every pseudo-legal capture is a ply
+        }
+    };
+    if !usable {
+        pos.clear_ep();
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Plies
+
+/// Whether the game ended by a king capture (the colour to move lost its king).
+#[inline]
+fn king_taken(pos: &Position) -> bool {
+    !pos.rules().checking
+        && pos
+            .pieces_of(pos.side_to_move(), PieceType::KING)
+            .is_empty()
+}
+
+/// The orthodox moves of the colour to move (pseudo-legal where kings are captured).
+#[inline]
+fn base_moves(pos: &mut Position, list: &mut MoveList) {
+    if pos.rules().orthodox {
+        orthodox::legal_moves(pos, list);
+    } else {
+        generic::legal_moves(pos, list);
+    }
+}
+
+#[inline]
+fn base_count(pos: &mut Position) -> usize {
+    if pos.rules().orthodox {
+        orthodox::count_legal(pos)
+    } else {
+        generic::count_legal(pos)
+    }
+}
+
+/// L(s) of R-007-2: orthodox plies less the Detente filters; none once a king is captured.
+pub fn plies(pos: &mut Position, list: &mut MoveList) {
+    list.clear();
+    if king_taken(pos) {
+        return;
+    }
+    base_moves(pos, list);
+    let t = turns(pos);
+    if t.detente && next_ply(pos).slot() == 3 {
+        detente::filter(pos, list);
+    }
+}
+
+/// The legal plies: L(s), less (under turn completion) those after which the turn cannot be
+/// finished.
+pub fn legal_moves(pos: &mut Position, list: &mut MoveList) {
+    plies(pos, list);
+    let t = turns(pos);
+    let tp = next_ply(pos);
+    if !t.complete_turns || tp.is_last() || list.is_empty() {
+        return;
+    }
+    let left = tp.len - tp.index; // plies of the turn after this one
+    if left == 1 && units(pos, pos.side_to_move().flip(), 3) >= 6 {
+        return;
+    }
+    let bulk = left == 2 && first_of_three_is_safe(pos);
+    let mut kept = 0;
+    for i in 0..list.len() {
+        let m = list[i];
+        let king_move = pos.piece_at(m.from()).kind() == PieceType::KING;
+        let ok = (bulk && !king_move) || {
+            pos.make(m);
+            let ok = can_finish(pos, left);
+            pos.unmake();
+            ok
+        };
+        if ok {
+            list.as_mut_slice()[kept] = m;
+            kept += 1;
+        }
+    }
+    list.truncate(kept);
+}
+
+/// [`legal_moves`] by the plain definition of R-007-2, without shortcuts or cache: the
+/// reference the tests hold the shortcuts to.
+pub fn legal_moves_reference(pos: &mut Position, list: &mut MoveList) {
+    fn finishable(pos: &mut Position) -> bool {
+        if next_ply(pos).index == 1 || king_taken(pos) {
+            return true;
+        }
+        let mut list = MoveList::new();
+        plies(pos, &mut list);
+        if list.is_empty() {
+            return in_check(pos);
+        }
+        list.iter().any(|&m| {
+            pos.make(m);
+            let ok = finishable(pos);
+            pos.unmake();
+            ok
+        })
+    }
+    plies(pos, list);
+    if !turns(pos).complete_turns || next_ply(pos).is_last() {
+        return;
+    }
+    let mut kept = 0;
+    for i in 0..list.len() {
+        let m = list[i];
+        pos.make(m);
+        let ok = finishable(pos);
+        pos.unmake();
+        if ok {
+            list.as_mut_slice()[kept] = m;
+            kept += 1;
+        }
+    }
+    list.truncate(kept);
+}
+
+/// Number of legal plies, counted without listing where no filter needs the list.
+pub fn count_legal(pos: &mut Position) -> usize {
+    if king_taken(pos) {
+        return 0;
+    }
+    let t = turns(pos);
+    let tp = next_ply(pos);
+    let detente_slot = t.detente && tp.slot() == 3;
+    let unfiltered = !t.complete_turns
+        || tp.is_last()
+        || (tp.len - tp.index == 1 && units(pos, pos.side_to_move().flip(), 3) >= 6);
+    if unfiltered && !detente_slot {
+        return base_count(pos);
+    }
+    if unfiltered && pos.rules().orthodox {
+        // Detente's third ply counted without listing: DET-1 removes the captures of the m2
+        // men, DET-2 the other moves of the m1 men unless nothing else is left
+        let (m1, m2) = detente::marks(pos);
+        if let Some((all, det1, det2)) = orthodox::count_split(pos, m2, m1) {
+            let left = all - det1;
+            return if left > det2 { left - det2 } else { left };
+        }
+    }
+    let mut list = MoveList::new();
+    legal_moves(pos, &mut list);
+    list.len()
+}
+
+/// Whether every ply but a king's (or castling) of the colour to move leaves a completable
+/// turn when two more plies follow (the first of three, module documentation): the colour to
+/// move keeps a unit through its own ply (at most three units lost, four by en passant, the
+/// pieces' units counted with four free neighbours since both plies may land next to them)
+/// and the enemy's (at most three, four by en passant, five by castling); the enemy keeps one
+/// through the first ply (at most four lost).
+fn first_of_three_is_safe(pos: &Position) -> bool {
+    let us = pos.side_to_move();
+    let them = us.flip();
+    let castle = enemy_may_castle(pos, them);
+    let need = if castle { 10 } else { 8 };
+    units(pos, them, 3) >= 5 && units(pos, us, 4) >= need
+}
+
+/// Whether `color` might castle after one move of the other colour: it has a right whose
+/// path is clear, or holds one man the other colour could move away or capture.
+fn enemy_may_castle(pos: &Position, color: Color) -> bool {
+    let rights = pos.castling_rights() >> (2 * color.index()) & 3;
+    (0..2).any(|side| {
+        if rights >> side & 1 == 0 {
+            return false;
+        }
+        let Some(path) = pos.castle_path(2 * color.index() + side) else {
+            return true;
+        };
+        let men = path.clear & pos.occupied();
+        if men.is_empty() {
+            return true;
+        }
+        if men.more_than_one() {
+            return false;
+        }
+        let sq = men.lsb();
+        pos.piece_at(sq).color() != color || crate::movegen::is_attacked(pos, sq, color.flip())
+    })
+}
+
+/// Whether the turn can be finished from `pos`, where `left` plies of it remain (this one
+/// included): `finishable` of R-007-2 for a position inside a turn.
+fn can_finish(pos: &mut Position, left: u32) -> bool {
+    if king_taken(pos) {
+        return true;
+    }
+    if left == 1 {
+        // one ply to go: any legal ply will do, and being mated ends the turn too
+        if in_check(pos) || units(pos, pos.side_to_move(), 3) >= 1 {
+            return true;
+        }
+        let mut list = MoveList::new();
+        plies(pos, &mut list);
+        return !list.is_empty();
+    }
+    if left == 2 && units(pos, pos.side_to_move().flip(), 3) >= 6 {
+        // a unit of the colour to move is a legal ply unless it is in check
+        return in_check(pos) || units(pos, pos.side_to_move(), 3) >= 1 || base_count(pos) > 0;
+    }
+    let key = pos.key() ^ left as u64;
+    if let Some(v) = cache_probe(key) {
+        return v;
+    }
+    let mut list = MoveList::new();
+    plies(pos, &mut list);
+    let mut ok = list.is_empty() && in_check(pos);
+    for &m in list.iter() {
+        pos.make(m);
+        ok = can_finish(pos, left - 1);
+        pos.unmake();
+        if ok {
+            break;
+        }
+    }
+    cache_store(key, ok);
+    ok
+}
+
+/// Shared answers of [`can_finish`]: the key with its low bit replaced by the answer.
+static CACHE: [AtomicU64; 1 << 14] = [const { AtomicU64::new(0) }; 1 << 14];
+
+#[inline]
+fn cache_probe(key: u64) -> Option<bool> {
+    let e = CACHE[(key >> 50) as usize].load(Ordering::Relaxed);
+    (e != 0 && e | 1 == key | 1).then_some(e & 1 == 1)
+}
+
+#[inline]
+fn cache_store(key: u64, ok: bool) {
+    CACHE[(key >> 50) as usize].store((key & !1) | ok as u64, Ordering::Relaxed);
+}
+
+/// Men of `color` that stand alone between their king and an enemy slider.
+#[inline]
+fn pinned(pos: &Position, color: Color) -> Bitboard {
+    if !pos.rules().checking {
+        return Bitboard::EMPTY;
+    }
+    let Some(k) = pos.king_square(color) else {
+        return Bitboard::EMPTY;
+    };
+    let theirs = pos.pieces(color.flip());
+    let queens = pos.kind(PieceType::QUEEN);
+    let snipers = ((rook_attacks(k, theirs) & (pos.kind(PieceType::ROOK) | queens))
+        | (bishop_attacks(k, theirs) & (pos.kind(PieceType::BISHOP) | queens)))
+        & theirs;
+    let occ = pos.occupied();
+    let mut out = Bitboard::EMPTY;
+    for s in snipers {
+        let b = between(k, s) & occ;
+        if !b.more_than_one() {
+            out |= b & pos.pieces(color);
+        }
+    }
+    out
+}
+
+/// The units of `color` (module documentation) whose pieces have at least `dirs` free
+/// neighbouring squares, counted up to what the callers need (twelve).
+pub fn units(pos: &Position, color: Color, dirs: u32) -> u32 {
+    let ours = pos.pieces(color);
+    let free = ours & !pinned(pos, color);
+    let empty = !pos.occupied();
+    let pawns = pos.pieces_of(color, PieceType::PAWN) & free;
+    let steps = match color {
+        Color::White => Bitboard(pawns.0 << 8),
+        Color::Black => Bitboard(pawns.0 >> 8),
+    } & empty;
+    let mut n = steps.count();
+    let t = &*TABLES;
+    for sq in free & !pos.kind(PieceType::PAWN) & !pos.kind(PieceType::KING) {
+        if n >= 12 {
+            break;
+        }
+        let p = pos.piece_at(sq).kind();
+        let near = if p == PieceType::KNIGHT {
+            t.knight[sq.index()]
+        } else if p == PieceType::BISHOP {
+            bishop_attacks(sq, Bitboard::FULL)
+        } else if p == PieceType::ROOK {
+            rook_attacks(sq, Bitboard::FULL)
+        } else {
+            t.king[sq.index()]
+        };
+        if (near & !ours).count() >= dirs {
+            n += 1;
+        }
+    }
+    n
+}
+
+// ---------------------------------------------------------------------------------------------
+// Game end
+
+/// How a scheduled game stands before the next ply, when it has ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum End {
+    /// The colour to move lost its king (king-capture forms): its owner loses.
+    KingCaptured,
+    /// The colour to move has no ply and its king is attacked: its owner loses (007-6).
+    Checkmate,
+    /// No ply, not in check (007-9).
+    Stalemate,
+    /// Plies exist but none lets the turn be finished (R-007-2).
+    NoCompletableTurn,
+}
+
+/// Whether the game has ended by the position alone (draws by rule aside), and how.
+pub fn end(pos: &mut Position) -> Option<End> {
+    if king_taken(pos) {
+        return Some(End::KingCaptured);
+    }
+    let mut list = MoveList::new();
+    legal_moves(pos, &mut list);
+    if !list.is_empty() {
+        return None;
+    }
+    plies(pos, &mut list);
+    Some(if !list.is_empty() {
+        End::NoCompletableTurn
+    } else if in_check(pos) {
+        End::Checkmate
+    } else {
+        End::Stalemate
+    })
+}
+
+/// Dead positions of R-007-7 (not in the king-capture forms): K v K, K+B v K, K+N v K.
+pub fn dead_position(pos: &Position) -> bool {
+    if !pos.rules().checking {
+        return false;
+    }
+    let kings = pos.kind(PieceType::KING);
+    let minors = pos.kind(PieceType::KNIGHT) | pos.kind(PieceType::BISHOP);
+    let others = pos.occupied() & !kings;
+    others.is_empty() || (others == (others & minors) && !others.more_than_one())
+}
+
+/// One line saying whose decision the next ply is, for `info string` and XBoard comments.
+pub fn describe(pos: &Position) -> String {
+    let tp = next_ply(pos);
+    let mover = pos.side_to_move();
+    format!(
+        "ply {} of the game: {} chooses, a {} man moves ({} ply), ply {} of {} in {}'s turn",
+        pos.state().ply + 1,
+        tp.chooser.name(),
+        mover.name(),
+        if mover == tp.chooser { "own" } else { "enemy" },
+        tp.index,
+        tp.len,
+        tp.chooser.name()
+    )
+}
+
+// ---------------------------------------------------------------------------------------------
+// 007-FEN (A.7.3): `<6 FEN fields> <p> [<m1>/<m2>]`
+
+/// Reads fields 7 and 8 of a 007-FEN: returns the number of plies played and the Detente
+/// bytes. `ply` is what the first six fields imply; without field 7 it stands.
+pub fn read_fen_fields(
+    pos: &Position,
+    fields: &[&str],
+    ply: u32,
+) -> Result<(u32, [u8; 4]), String> {
+    let t = turns(pos);
+    let mut extra = [0u8; 4];
+    let Some(p_field) = fields.first() else {
+        return Ok((ply, extra));
+    };
+    let p: u32 = p_field
+        .bytes()
+        .all(|b| b.is_ascii_digit())
+        .then(|| p_field.parse().ok())
+        .flatten()
+        .filter(|&p| (1..=2_000_000).contains(&p))
+        .ok_or_else(|| format!("ply number '{p_field}' is not a number from 1 to 2000000"))?;
+    if colour_of(p) != pos.side_to_move() {
+        return Err(format!(
+            "ply {p} moves a {} man, but the FEN has {} to move (White moves the odd plies)",
+            colour_of(p).name(),
+            pos.side_to_move().name()
+        ));
+    }
+    let tp = turn_of(t.schedule, p);
+    if let Some(d) = fields.get(1) {
+        let Some((a, b)) = d.split_once('/') else {
+            return Err(format!(
+                "Detente squares '{d}' must be <m1>/<m2>, e.g. c3/d5 or -/-"
+            ));
+        };
+        let mut parse = |s: &str, slot: usize| -> Result<(), String> {
+            if s == "-" {
+                return Ok(());
+            }
+            for (i, name) in s.split(',').enumerate() {
+                let sq = Square::parse(name)
+                    .filter(|_| i < 2)
+                    .ok_or_else(|| format!("'{s}' is not one or two squares"))?;
+                let man = pos.piece_at(sq);
+                if man.is_none() {
+                    return Err(format!("Detente square {name} is empty"));
+                }
+                if slot == 2 && man.color() == pos.side_to_move() {
+                    return Err(format!(
+                        "m2 square {name} holds a {} man, but the m2 ply moved a {} one",
+                        man.color().name(),
+                        pos.side_to_move().flip().name()
+                    ));
+                }
+                extra[slot + i] = sq.raw() + 1;
+            }
+            Ok(())
+        };
+        parse(a, 0)?;
+        parse(b, 2)?;
+        for slot in [0, 2] {
+            [extra[slot], extra[slot + 1]] = detente::sorted([extra[slot], extra[slot + 1]]);
+        }
+        let any = extra.iter().any(|&x| x != 0);
+        if any && tp.slot() == 1 {
+            return Err(format!(
+                "ply {p} starts a turn, so the Detente squares must be -/-"
+            ));
+        }
+        if extra[2] != 0 && tp.slot() != 3 {
+            return Err(format!(
+                "ply {p} is not the third ply of a turn, so there are no m2 squares yet"
+            ));
+        }
+        if !t.detente {
+            // the squares mean nothing without Detente (A.6.3 writes them for every form)
+            extra = [0; 4];
+        }
+    }
+    Ok((p - 1, extra))
+}
+
+/// Fields 7 and 8 of the 007-FEN of `pos`, with a leading space.
+pub fn fen_suffix(pos: &Position) -> String {
+    let e = pos.state().extra;
+    let list = |a: u8, b: u8| -> String {
+        let names: Vec<String> = [a, b]
+            .iter()
+            .filter(|&&x| x != 0)
+            .map(|&x| Square::new(x - 1).to_string())
+            .collect();
+        if names.is_empty() {
+            "-".into()
+        } else {
+            names.join(",")
+        }
+    };
+    format!(
+        " {} {}/{}",
+        pos.state().ply + 1,
+        list(e[0], e[1]),
+        list(e[2], e[3])
+    )
+}
+
+/// The squares a ply lands men on (two for castling), Detente's notion of the men it moved.
+#[inline]
+pub fn landing(m: Move) -> [Option<Square>; 2] {
+    match m.kind() {
+        MoveKind::Castling => [Some(m.to()), Some(m.rook_to())],
+        _ => [Some(m.to()), None],
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(s: Schedule, p: u32) -> (char, u32, u32) {
+        let t = turn_of(s, p);
+        (t.chooser.name().chars().next().unwrap(), t.index, t.len)
+    }
+
+    #[test]
+    fn tables_of_a4() {
+        // chooser letters of plies 1..20, from the tables of A.4
+        let cases = [
+            (Schedule::Jackman, "WWWBBBWWWBBBWWWBBBWW"),
+            (Schedule::Balanced, "BWWBBBWWWBBBWWWBBBWW"),
+            (Schedule::Progressive, "WBBWWWBBBBWWWWWBBBBB"),
+        ];
+        for (s, choosers) in cases {
+            for (i, c) in choosers.chars().enumerate() {
+                assert_eq!(row(s, i as u32 + 1).0, c, "{s:?} ply {}", i + 1);
+            }
+        }
+        assert_eq!(row(Schedule::Balanced, 1), ('B', 1, 1));
+        assert_eq!(row(Schedule::Balanced, 3), ('W', 2, 2));
+        assert_eq!(turn_of(Schedule::Balanced, 3).slot(), 3);
+        assert_eq!(turn_of(Schedule::Balanced, 2).slot(), 2);
+        assert_eq!(turn_of(Schedule::Balanced, 1).slot(), 2);
+        assert!(turn_of(Schedule::Balanced, 1).is_last());
+        assert_eq!(row(Schedule::Progressive, 10), ('B', 4, 4));
+        assert_eq!(row(Schedule::Progressive, 20), ('B', 5, 6));
+        // (turn length, index) never repeats in Progressive; phases are distinct per p
+        for p in 1..5000u32 {
+            let n = progressive_turn(p);
+            assert!(n * (n + 1) / 2 >= p && (n - 1) * n / 2 < p, "p={p}");
+        }
+        // (colour, slot) repeats with period 6 from ply 4 (Balanced) / 1 (007)
+        for p in 4..200 {
+            assert_eq!(
+                turn_of(Schedule::Balanced, p),
+                turn_of(Schedule::Balanced, p + 6)
+            );
+            assert_eq!(
+                phase(Schedule::Balanced, p),
+                phase(Schedule::Balanced, p + 6)
+            );
+            assert_eq!(
+                turn_of(Schedule::Jackman, p),
+                turn_of(Schedule::Jackman, p + 6)
+            );
+        }
+    }
+}
