@@ -432,3 +432,52 @@ fn sprt_stops_when_it_decides() {
         "the SPRT ended the match early: {played} games"
     );
 }
+
+#[test]
+fn turns_of_several_plies_ask_the_chooser() {
+    // 007: a player chooses three plies in a row, some of them moves of the other colour; the
+    // referee must ask the chooser's engine each time, over UCI and over XBoard alike
+    let pgn = tmp("007.pgn");
+    let mut a = ours("U");
+    a.extend(words("-engine"));
+    a.push(format!("cmd={BIN}"));
+    a.extend(words(
+        "name=X proto=xboard -each depth=2 -variant 007 -games 2 -maxmoves 12 -debug -pgnout",
+    ));
+    a.push(pgn.to_string_lossy().into());
+    let out = run(&a);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // the engines asked for a ply, in order ("U < go depth 2", "X < go")
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let asked: Vec<&str> = stderr
+        .lines()
+        .filter_map(|l| l.split_once(" < "))
+        .filter(|(_, cmd)| cmd.starts_with("go"))
+        .map(|(who, _)| who)
+        .collect();
+    let games = games_of(&pgn);
+    assert_eq!(games.len(), 2);
+    let mut expected = Vec::new();
+    for g in &games {
+        let rules = builtin_variants().get("007").expect("007");
+        let mut pos = Position::startpos(rules);
+        for t in &g.moves {
+            let chooser = pos.chooser();
+            let tag = if chooser == chimera::geometry::Color::White {
+                "White"
+            } else {
+                "Black"
+            };
+            expected.push(g.tag(tag).expect("player tag").to_string());
+            let m = chimera::tournament::pgn::parse_pgn_move(&mut pos, t).expect("legal");
+            pos.make(m);
+        }
+    }
+    assert_eq!(asked, expected);
+    // and the schedule really has runs of three plies by one player
+    assert!(expected.windows(3).any(|w| w[0] == w[1] && w[1] == w[2]));
+}
