@@ -955,6 +955,34 @@ fn garrison_kings_only_for_garrison() {
 }
 
 #[test]
+fn hippophobic_options_only_for_hippophobic() {
+    expect(
+        "[a:chess]\nhippophobicAdjacencyIsCheck = true\n",
+        2,
+        Some("hippophobicAdjacencyIsCheck"),
+        "only restriction = hippophobic reads this key",
+    );
+    expect(
+        "[a:garrison]\nhippophobicCastling = path\n",
+        2,
+        Some("hippophobicCastling"),
+        "only restriction = hippophobic reads this key",
+    );
+    expect(
+        "[a:hippophobic]\nhippophobicAdjacencyIsCheck = sometimes\n",
+        2,
+        Some("hippophobicAdjacencyIsCheck"),
+        "expected true or false",
+    );
+    expect(
+        "[a:hippophobic]\nhippophobicCastling = crossing\n",
+        2,
+        Some("hippophobicCastling"),
+        "expected destination or path, found 'crossing'",
+    );
+}
+
+#[test]
 fn restrictions_do_not_mix_with_schedules_or_spies() {
     expect(
         "[a:espionage]\nrestriction = nonlinear\n",

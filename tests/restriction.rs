@@ -185,6 +185,93 @@ fn hippophobic_attack_relation_hi_r3() {
     ));
 }
 
+/// A position of `[name:hippophobic]` with the given option lines.
+fn hippophobic_with(options: &str, fen: &str) -> Position {
+    let mut set = builtin_variants();
+    set.load_str("test", &format!("[hippo-opt:hippophobic]\n{options}"))
+        .expect("loads");
+    let rules = set.get("hippo-opt").expect("loaded");
+    Position::from_fen(rules, fen).expect("FEN")
+}
+
+#[test]
+fn hippophobic_adjacency_is_check_option_hi_r2() {
+    // HI-3: stalemate ("all moves barred", a draw) by default; with HI-R2's alternative the
+    // King next to a Knight is in check, so the same position is checkmate, a loss for White
+    let hi3 = "4k3/8/8/8/8/4n3/6n1/7K w - - 0 1";
+    let mut d = pos("hippophobic", hi3);
+    assert!(!in_check(&d));
+    assert_eq!(verdict(&mut d).map(|v| v.outcome), Some(Outcome::Draw));
+    let mut p = hippophobic_with("hippophobicAdjacencyIsCheck = true\n", hi3);
+    assert!(in_check(&p));
+    assert_eq!(move_strings(&mut p), Vec::<String>::new());
+    let v = verdict(&mut p).expect("the game is over");
+    assert_eq!(
+        (v.outcome, v.reason.as_str()),
+        (Outcome::Win(Color::Black), "checkmate")
+    );
+    // explicit false is the ruling; a King not next to a Knight is not in check either way
+    let mut f = hippophobic_with("hippophobicAdjacencyIsCheck = false\n", hi3);
+    assert!(!in_check(&f));
+    assert_eq!(verdict(&mut f).map(|v| v.outcome), Some(Outcome::Draw));
+    let far = hippophobic_with(
+        "hippophobicAdjacencyIsCheck = true\n",
+        "4k3/8/8/8/3n4/8/8/4K3 w - - 0 1",
+    );
+    assert!(!in_check(&far));
+}
+
+#[test]
+fn hippophobic_castling_path_option_hi_r4() {
+    // the white Knight e2 touches e1 (the King may castle from there, HI-R4), f1 (crossed
+    // kingside) and d1 (crossed queenside), but neither g1 nor c1
+    let fen = "4k3/8/8/8/8/8/4N3/R3K2R w KQ - 0 1";
+    let castles = ["e1c1", "e1g1"];
+    let ruling = move_strings(&mut pos("hippophobic", fen));
+    for m in castles {
+        assert!(ruling.contains(&m.to_string()), "{m} legal by default");
+    }
+    let without: Vec<String> = ruling
+        .iter()
+        .filter(|m| !castles.contains(&m.as_str()))
+        .cloned()
+        .collect();
+    // hand count: the Knight must leave (it holds the King), the King's steps all touch it
+    // and the Rooks' moves leave the King next to it: 6 Knight moves and the 2 castlings
+    assert_eq!(
+        without,
+        sorted("e2c1 e2c3 e2d4 e2f4 e2g1 e2g3"),
+        "the Knight's moves only"
+    );
+    assert_eq!(ruling.len(), 8);
+    let explicit = move_strings(&mut hippophobic_with(
+        "hippophobicCastling = destination\n",
+        fen,
+    ));
+    assert_eq!(explicit, ruling);
+    // `path`: the King may not cross a square next to a Knight; nothing else changes
+    let mut p = hippophobic_with("hippophobicCastling = path\n", fen);
+    assert_eq!(move_strings(&mut p), without);
+    for m in castles {
+        assert!(parse_move(&mut p, m).is_err(), "{m} illegal with path");
+    }
+    // a Knight next to neither crossed square leaves castling alone (h3 touches g2 only)
+    let far = "4k3/8/8/8/8/7N/8/R3K2R w KQ - 0 1";
+    let mut q = hippophobic_with("hippophobicCastling = path\n", far);
+    assert_eq!(
+        move_strings(&mut q),
+        move_strings(&mut pos("hippophobic", far))
+    );
+    let far_moves = move_strings(&mut q);
+    for m in castles {
+        assert!(far_moves.contains(&m.to_string()), "{m} legal with path");
+    }
+    // adjacency-as-check bars castling out of it (the King on e1 touches e2), like check
+    let mut c = hippophobic_with("hippophobicAdjacencyIsCheck = true\n", fen);
+    assert!(in_check(&c));
+    assert_eq!(move_strings(&mut c), without);
+}
+
 #[test]
 fn kaleidoscope_test_positions() {
     exact(

@@ -96,3 +96,43 @@ fn torpedo_without_facing_agrees_with_fairy_stockfish() {
         }
     }
 }
+
+/// The Hippophobic options (`hippophobicAdjacencyIsCheck`, `hippophobicCastling = path`): the
+/// engine's perft equals the model's at depths 1..3 on positions where castling crosses or
+/// leaves squares next to Knights, and the options change the counts.
+#[test]
+fn hippophobic_options_agree_with_the_model() {
+    let mut set = builtin_variants();
+    set.load_str(
+        "test",
+        "[hippo-check:hippophobic]\nhippophobicAdjacencyIsCheck = true\n\
+         [hippo-path:hippophobic]\nhippophobicCastling = path\n",
+    )
+    .expect("loads");
+    let fens = [
+        "4k3/8/8/8/8/8/4N3/R3K2R w KQ - 0 1",
+        "r3k2r/8/8/8/8/8/4N3/R3K2R w KQkq - 0 1",
+        "r3k2r/3n4/8/8/8/8/8/R3K2R b KQkq - 0 1",
+        "r3k2r/ppp2ppp/3n4/8/8/8/PPP1NPPP/R3K2R w KQkq - 0 1",
+    ];
+    let mut differs = [false; 2];
+    for fen in fens {
+        let base = M::from_fen(fen).perft(Rule::Hippophobic, 2);
+        for (i, (name, rule)) in [
+            ("hippo-check", Rule::HippophobicCheck),
+            ("hippo-path", Rule::HippophobicPath),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            let rules = set.get(name).expect("loaded");
+            let mut p = Position::from_fen(rules, fen).expect("FEN");
+            let m = M::from_fen(fen);
+            for d in 1..=3 {
+                assert_eq!(perft(&mut p, d), m.perft(rule, d), "[{name}] D{d} of {fen}");
+            }
+            differs[i] |= m.perft(rule, 2) != base;
+        }
+    }
+    assert_eq!(differs, [true, true], "each option changes some count");
+}

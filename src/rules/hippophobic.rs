@@ -1,16 +1,18 @@
 //! Hippophobic Chess (modest-proposals-2.md §6): a Queen may not end a move next to any Knight
 //! nor capture a Knight; a player's King may not stand next to any Knight when his move ends
 //! (whatever man moved). Knights of both colours count. Adjacency is judged on the position
-//! after the move (HI-R1); castling tests only the King's destination (HI-R4); a pawn promoting
-//! to a Queen is not a Queen move (HI-R5).
+//! after the move (HI-R1); castling tests only the King's destination (HI-R4; with
+//! `hippophobicCastling = path` also the squares it crosses); a pawn promoting to a Queen is not
+//! a Queen move (HI-R5).
 //!
-//! Being next to a Knight is not check (HI-R2). For the side to move's own status (in check or
+//! Being next to a Knight is not check (HI-R2; `hippophobicAdjacencyIsCheck = true` makes it
+//! one, see [`attacked`]). For the side to move's own status (in check or
 //! not, castling out of and across attacked squares) the attack relation is HI-R3's: Queens and
 //! Kings do not attack a square next to a Knight, and Queens do not attack Knights. For the
 //! legality of a move the ordinary relation is exact, because a King never ends a move next to
 //! a Knight. The module uses the orthodox piece slots (queen, king, knight).
 
-use crate::geometry::attacks::TABLES;
+use crate::geometry::attacks::{between, TABLES};
 use crate::geometry::{Bitboard, Color, Square};
 use crate::moves::{Move, MoveKind};
 use crate::piece::PieceType;
@@ -42,8 +44,18 @@ pub fn allows(pos: &Position, m: Move) -> bool {
             };
             (king, after)
         }
-        // the King's destination; Knights do not move
-        MoveKind::Castling => (Some(to), knights),
+        // the King's destination; Knights do not move. With `hippophobicCastling = path` (HI-R4's
+        // alternative) also the squares the King crosses, not the one it leaves.
+        MoveKind::Castling => {
+            if pos.rules().hippophobic_castling_path
+                && between(from, to)
+                    .iter()
+                    .any(|s| (TABLES.king[s.index()] & knights).any())
+            {
+                return false;
+            }
+            (Some(to), knights)
+        }
         MoveKind::EnPassant | MoveKind::Special => (pos.king_square(us), knights),
     };
     king.is_none_or(|k| (TABLES.king[k.index()] & knights_after).is_empty())
@@ -51,10 +63,18 @@ pub fn allows(pos: &Position, m: Move) -> bool {
 
 /// HI-R3: whether `sq` is attacked by `by`, where Queens and Kings do not attack a square next
 /// to a Knight and Queens do not attack a Knight.
+///
+/// With `hippophobicAdjacencyIsCheck` (HI-R2's alternative) the King of `by`'s opponent is also
+/// attacked when it stands next to a Knight: adjacency counts as check, so a player without a
+/// legal move whose King touches a Knight is checkmated, and may not castle out of it. Squares
+/// the King only crosses keep the HI-R3 relation.
 pub fn attacked(pos: &Position, sq: Square, by: Color) -> bool {
     let rules = pos.rules();
     let knights = pos.kind(PieceType::KNIGHT);
     let near_knight = (TABLES.king[sq.index()] & knights).any();
+    if near_knight && rules.hippophobic_adjacency_check && pos.king_square(by.flip()) == Some(sq) {
+        return true;
+    }
     let on_knight = knights.has(sq);
     let occ = pos.occupied();
     for t in rules.piece_types() {

@@ -285,6 +285,13 @@ pub struct Rules {
     /// Garrison: Kings count as defenders and as defended men (`garrisonKings`, ruling GA-R3;
     /// default true).
     pub garrison_kings: bool,
+    /// Hippophobic: the side to move whose King stands next to a Knight counts as in check
+    /// (`hippophobicAdjacencyIsCheck`, the alternative of ruling HI-R2; default false).
+    pub hippophobic_adjacency_check: bool,
+    /// Hippophobic: the castling King may not cross a square next to a Knight, besides ending
+    /// on one (`hippophobicCastling = path`, the alternative of ruling HI-R4; default false,
+    /// `destination`).
+    pub hippophobic_castling_path: bool,
     /// Whether any filter (facing rule or restriction module) applies: moves then go through
     /// `rules::restrict`. Derived from `facing` and `restriction`.
     pub restricts: bool,

@@ -72,6 +72,8 @@ const PLAIN_KEYS: &[&str] = &[
     "facingColors",
     "barredValue",
     "garrisonKings",
+    "hippophobicAdjacencyIsCheck",
+    "hippophobicCastling",
     "pieceValueMg",
     "pieceValueEg",
     "spyPieceTypes",
@@ -288,6 +290,17 @@ impl Ctx<'_> {
             Some("true") => Ok(true),
             Some("false") => Ok(false),
             Some(v) => Err(self.err(key, format!("expected true or false, found '{v}'"))),
+        }
+    }
+
+    /// A key with two named values: false for `usual` (also the default when the key is
+    /// absent), true for `other`.
+    fn two_way(&self, key: &str, usual: &str, other: &str) -> Result<bool, IniError> {
+        match self.get(key) {
+            None => Ok(false),
+            Some(v) if v == usual => Ok(false),
+            Some(v) if v == other => Ok(true),
+            Some(v) => Err(self.err(key, format!("expected {usual} or {other}, found '{v}'"))),
         }
     }
 
@@ -1095,16 +1108,7 @@ fn compile(ctx: &Ctx) -> Result<Rules, IniError> {
     }
     let facing_types = letter_list("facingPieces", "")?;
     let facing = facing_types.iter().fold(0u16, |m, t| m | 1 << t.0);
-    let facing_opponents_only = match ctx.get("facingColors") {
-        None | Some("any") => false,
-        Some("opposite") => true,
-        Some(v) => {
-            return Err(ctx.err(
-                "facingColors",
-                format!("expected any or opposite, found '{v}'"),
-            ))
-        }
-    };
+    let facing_opponents_only = ctx.two_way("facingColors", "any", "opposite")?;
     if facing == 0 && ctx.sets("facingColors") {
         return Err(ctx.err(
             "facingColors",
@@ -1117,6 +1121,18 @@ fn compile(ctx: &Ctx) -> Result<Rules, IniError> {
             "garrisonKings",
             "only restriction = garrison reads this key, so it has no effect".into(),
         ));
+    }
+    let hippophobic_adjacency_check = ctx.bool("hippophobicAdjacencyIsCheck", false)?;
+    let hippophobic_castling_path = ctx.two_way("hippophobicCastling", "destination", "path")?;
+    if restriction != Restriction::Hippophobic {
+        for key in ["hippophobicAdjacencyIsCheck", "hippophobicCastling"] {
+            if ctx.sets(key) {
+                return Err(ctx.err(
+                    key,
+                    "only restriction = hippophobic reads this key, so it has no effect".into(),
+                ));
+            }
+        }
     }
     let stalemate_value = ctx.value("stalemateValue", GameValue::Draw)?;
     let barred_value = ctx.value("barredValue", stalemate_value)?;
@@ -1212,6 +1228,8 @@ fn compile(ctx: &Ctx) -> Result<Rules, IniError> {
         facing_opponents_only,
         barred_value,
         garrison_kings,
+        hippophobic_adjacency_check,
+        hippophobic_castling_path,
         restricts: facing != 0 || restriction != Restriction::None,
         state_rule,
         dead_material,
@@ -1267,26 +1285,8 @@ fn turn_rules(ctx: &Ctx, rules: &Rules) -> Result<Option<TurnRules>, IniError> {
         })?,
     };
     let detente = ctx.bool("detente", false)?;
-    let complete_turns = match ctx.get("turnCompletion") {
-        None | Some("turn") => true,
-        Some("ply") => false,
-        Some(v) => {
-            return Err(ctx.err(
-                "turnCompletion",
-                format!("expected turn or ply, found '{v}'"),
-            ))
-        }
-    };
-    let promotion_by_owner = match ctx.get("promotionChooser") {
-        None | Some("mover") => false,
-        Some("owner") => true,
-        Some(v) => {
-            return Err(ctx.err(
-                "promotionChooser",
-                format!("expected mover or owner, found '{v}'"),
-            ))
-        }
-    };
+    let complete_turns = !ctx.two_way("turnCompletion", "turn", "ply")?;
+    let promotion_by_owner = ctx.two_way("promotionChooser", "mover", "owner")?;
     if schedule == Schedule::Alternate {
         for key in ["detente", "turnCompletion", "promotionChooser"] {
             if ctx.get(key).is_some() && (key != "detente" || detente) {

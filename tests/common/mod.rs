@@ -30,6 +30,10 @@ pub enum Rule {
     Torpedo,
     /// Hippophobic (§6), with the HI-R3 attack relation.
     Hippophobic,
+    /// Hippophobic with `hippophobicAdjacencyIsCheck = true` (HI-R2's alternative).
+    HippophobicCheck,
+    /// Hippophobic with `hippophobicCastling = path` (HI-R4's alternative).
+    HippophobicPath,
     /// Garrison (§4).
     Garrison,
     /// Kaleidoscope (§9).
@@ -54,6 +58,10 @@ pub struct M {
     pub king_file: i8,
     /// Hippophobic's attack relation (HI-R3) instead of the orthodox one.
     pub hippo: bool,
+    /// HI-R2's alternative: a King next to a Knight is attacked.
+    pub hippo_check: bool,
+    /// HI-R4's alternative: the castling King may not cross a square next to a Knight.
+    pub hippo_path: bool,
 }
 
 type Sq = (i8, i8); // (file, rank)
@@ -146,6 +154,8 @@ impl M {
             last_man: ('.', '.'),
             king_file: 4,
             hippo: false,
+            hippo_check: false,
+            hippo_path: false,
         }
     }
 
@@ -274,6 +284,9 @@ impl M {
             .iter()
             .any(|&d| on(add(s, d)) && self.at(add(s, d)).eq_ignore_ascii_case(&'N'));
         let on_knight = self.at(s).eq_ignore_ascii_case(&'N');
+        if self.hippo_check && near_knight && self.at(s) == if by_white { 'k' } else { 'K' } {
+            return true;
+        }
         for r in 0..8 {
             for f in 0..8 {
                 let c = self.board[r][f];
@@ -700,6 +713,13 @@ impl M {
         {
             return false;
         }
+        let from = n.last.expect("a move").0;
+        if self.hippo_path && man.eq_ignore_ascii_case(&'K') && (to.0 - from.0).abs() == 2 {
+            let crossed = ((from.0 + to.0) / 2, to.1);
+            if next_to_knight(crossed) {
+                return false;
+            }
+        }
         !next_to_knight(n.king(self.white))
     }
 
@@ -732,7 +752,12 @@ impl M {
     pub fn children(&self, rule: Rule) -> BTreeMap<String, M> {
         let mut me = self.clone();
         me.king_file = if rule == Rule::Torpedo { 5 } else { 4 };
-        me.hippo = rule == Rule::Hippophobic;
+        me.hippo = matches!(
+            rule,
+            Rule::Hippophobic | Rule::HippophobicCheck | Rule::HippophobicPath
+        );
+        me.hippo_check = rule == Rule::HippophobicCheck;
+        me.hippo_path = rule == Rule::HippophobicPath;
         let mut v = Vec::new();
         me.orthodox(&mut v);
         match rule {
@@ -743,7 +768,9 @@ impl M {
         }
         match rule {
             Rule::Torpedo => v.retain(|n| !n.monarchs_face()),
-            Rule::Hippophobic => v.retain(|n| me.hippo_ok(n)),
+            Rule::Hippophobic | Rule::HippophobicCheck | Rule::HippophobicPath => {
+                v.retain(|n| me.hippo_ok(n))
+            }
             Rule::Garrison => v.retain(M::garrison_ok),
             Rule::Nonlinear if v.iter().any(|n| !me.restricted(n)) => {
                 v.retain(|n| !me.restricted(n));
