@@ -40,6 +40,11 @@ pub enum Rule {
     Kaleidoscope,
     /// Nonlinear (§12); the position's `last` is the opponent's last move.
     Nonlinear,
+    /// King capture (007-espionage-foreignpolicy.md KC-1, KC-2): pseudo-legal moves, castling
+    /// without check conditions; a position without one of the kings has no moves.
+    KingCapture,
+    /// King capture with `kingCaptureCastlingChecks = true` (R-007-15).
+    KingCaptureCastlingChecks,
 }
 
 /// `board[rank][file]`: `'.'` empty, upper case White, lower case Black.
@@ -62,6 +67,10 @@ pub struct M {
     pub hippo_check: bool,
     /// HI-R4's alternative: the castling King may not cross a square next to a Knight.
     pub hippo_path: bool,
+    /// King capture: no self-check filter (KC-1).
+    pub kc: bool,
+    /// King capture: castling keeps the FIDE check conditions (R-007-15 option).
+    pub kc_checks: bool,
 }
 
 type Sq = (i8, i8); // (file, rank)
@@ -156,6 +165,8 @@ impl M {
             hippo: false,
             hippo_check: false,
             hippo_path: false,
+            kc: false,
+            kc_checks: false,
         }
     }
 
@@ -322,6 +333,12 @@ impl M {
         panic!("no king")
     }
 
+    /// Both kings are on the board (king capture: otherwise the game is over, KC-3).
+    pub fn has_both_kings(&self) -> bool {
+        let all: Vec<char> = self.board.iter().flatten().copied().collect();
+        all.contains(&'K') && all.contains(&'k')
+    }
+
     pub fn in_check(&self) -> bool {
         self.attacked(self.king(self.white), !self.white)
     }
@@ -399,7 +416,7 @@ impl M {
             }
         }
         n.white = !self.white;
-        if n.attacked(n.king(self.white), !self.white) {
+        if !self.kc && n.attacked(n.king(self.white), !self.white) {
             return None;
         }
         n.last = relocs.first().map(|r| (r.from, r.to));
@@ -504,7 +521,8 @@ impl M {
             if path.iter().any(|&x| self.at((x, rank)) != '.') {
                 continue;
             }
-            if crossed.iter().any(|&x| self.attacked((x, rank), !w)) {
+            if (!self.kc || self.kc_checks) && crossed.iter().any(|&x| self.attacked((x, rank), !w))
+            {
                 continue;
             }
             out.extend(self.play(
@@ -758,6 +776,11 @@ impl M {
         );
         me.hippo_check = rule == Rule::HippophobicCheck;
         me.hippo_path = rule == Rule::HippophobicPath;
+        me.kc = matches!(rule, Rule::KingCapture | Rule::KingCaptureCastlingChecks);
+        me.kc_checks = rule == Rule::KingCaptureCastlingChecks;
+        if me.kc && !me.has_both_kings() {
+            return BTreeMap::new();
+        }
         let mut v = Vec::new();
         me.orthodox(&mut v);
         match rule {
