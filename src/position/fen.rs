@@ -127,21 +127,9 @@ fn castle_path(
 impl Position {
     /// Parses a FEN for `rules`. Missing clock fields default to `0 1`.
     pub fn from_fen(rules: Arc<Rules>, fen: &str) -> Result<Position, FenError> {
-        let all: Vec<&str> = fen.split_whitespace().collect();
-        // `key=value` extension fields (a restriction module's state, e.g. Nonlinear's lm=)
-        // follow the standard ones
-        let standard = all
-            .iter()
-            .position(|f| f.contains('='))
-            .unwrap_or(all.len());
-        let (fields, extensions) = all.split_at(standard);
-        if let Some(bad) = extensions.iter().find(|f| !f.contains('=')) {
-            return Err(FenError::Extension(format!(
-                "'{bad}' follows an extension field; the six standard fields come first"
-            )));
-        }
+        let fields: Vec<&str> = fen.split_whitespace().collect();
         // a 007-FEN adds the ply number and the Detente squares (A.7.3); a state rule module
-        // (the spy) one field of its own
+        // (the spy window, Nonlinear's last move) one field of its own
         let max_fields = if rules.turns.is_some() {
             8
         } else if crate::rules::has_fen_field(rules.state_rule) {
@@ -308,15 +296,6 @@ impl Position {
         }
 
         pos.validate()?;
-        for field in extensions {
-            if !rules.restricts {
-                return Err(FenError::Extension(format!(
-                    "'{field}': this variant has no FEN extension fields"
-                )));
-            }
-            crate::rules::restrict::parse_fen_field(&mut pos, field)
-                .map_err(FenError::Extension)?;
-        }
         pos.state.key = pos.compute_key();
         if rules.turns.is_some() {
             crate::rules::schedule::normalise_ep(&mut pos);
@@ -547,9 +526,6 @@ impl Position {
         crate::rules::write_fen_field(self.rules.state_rule, self, &mut s);
         if self.rules.turns.is_some() {
             s.push_str(&crate::rules::schedule::fen_suffix(self));
-        }
-        if self.rules.restricts {
-            s.push_str(&crate::rules::restrict::fen_fields(self));
         }
         s
     }

@@ -454,10 +454,6 @@ impl Position {
             mv: m,
             before,
         });
-        // a restriction module's state (Nonlinear's last move); `unmake` restores it with the rest
-        if self.rules.restricts && self.rules.restriction.has_state() {
-            crate::rules::restrict::after_make(self, m);
-        }
         if let Some(t) = self.rules.turns {
             self.after_scheduled_ply(t, m);
         }

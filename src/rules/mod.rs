@@ -71,6 +71,7 @@ pub fn after_move(rule: StateRule, pos: &mut Position, m: Move, before: &EditLis
     match rule {
         StateRule::None => {}
         StateRule::Spy(r) => spy::after_move(pos, r, m, before),
+        StateRule::LastMove => nonlinear::record(pos, m),
     }
 }
 
@@ -81,6 +82,7 @@ pub fn immune(pos: &Position) -> Bitboard {
     match pos.rules().state_rule {
         StateRule::None => Bitboard::EMPTY,
         StateRule::Spy(r) => spy::immune(pos, r),
+        StateRule::LastMove => Bitboard::EMPTY,
     }
 }
 
@@ -97,6 +99,7 @@ pub fn parse_fen_field(rule: StateRule, pos: &mut Position, field: &str) -> Resu
             "this variant has no FEN field after the move number, found '{field}'"
         )),
         StateRule::Spy(r) => spy::parse_fen_field(pos, r, field),
+        StateRule::LastMove => nonlinear::parse_fen_field(pos, field),
     }
 }
 
@@ -107,6 +110,12 @@ pub fn write_fen_field(rule: StateRule, pos: &Position, out: &mut String) {
         StateRule::Spy(_) => {
             out.push(' ');
             spy::write_fen_field(pos, out);
+        }
+        StateRule::LastMove => {
+            if let Some(field) = nonlinear::fen_field(pos) {
+                out.push(' ');
+                out.push_str(&field);
+            }
         }
     }
 }

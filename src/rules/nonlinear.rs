@@ -28,11 +28,17 @@ pub fn last_move(pos: &Position) -> Option<(Square, Square)> {
         .then(|| (Square::new(e[SLOT_FROM] - 1), Square::new(e[SLOT_TO] - 1)))
 }
 
-/// Records `m` (just made) as the last move.
+/// Records `m` (just made) as the last move; a pass (`Move::NONE`, the search's null move)
+/// leaves no last move, so nothing is restricted after it.
 #[inline]
 pub fn record(pos: &mut Position, m: Move) {
-    pos.set_extra(SLOT_FROM, m.from().raw() + 1);
-    pos.set_extra(SLOT_TO, m.to().raw() + 1);
+    let (from, to) = if m.is_none() {
+        (0, 0)
+    } else {
+        (m.from().raw() + 1, m.to().raw() + 1)
+    };
+    pos.set_extra(SLOT_FROM, from);
+    pos.set_extra(SLOT_TO, to);
 }
 
 /// The squares a move may neither leave nor reach after the last move `from`-`to`.

@@ -65,6 +65,9 @@ pub enum StateRule {
     None,
     /// Espionage's spy (`spyPieceTypes`): immune to capture except after its own capture.
     Spy(SpyRule),
+    /// The last move's squares (Nonlinear, `restriction = nonlinear`), which its move filter
+    /// reads.
+    LastMove,
 }
 
 /// How long a spy stays capturable after it captured (`spyExposure`, ruling R-ESP-1).
@@ -192,15 +195,10 @@ impl Restriction {
         })
     }
 
-    /// Whether the module keeps state in `State::extra` that every move updates.
-    pub fn has_state(self) -> bool {
-        self == Restriction::Nonlinear
-    }
-
     /// Whether passing (the search's null move) keeps the meaning of the position: not where
     /// the rule depends on the opponent's last move.
     pub fn passing_is_sound(self) -> bool {
-        !self.has_state()
+        self != Restriction::Nonlinear
     }
 }
 

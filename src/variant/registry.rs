@@ -1266,6 +1266,10 @@ fn compile(ctx: &Ctx) -> Result<Rules, IniError> {
                 .into(),
         ));
     }
+    // Nonlinear's filter reads the last move, which the state module keeps
+    if rules.restriction == Restriction::Nonlinear {
+        rules.state_rule = StateRule::LastMove;
+    }
     rules.orthodox = is_orthodox(&rules);
     Ok(rules)
 }
