@@ -2,7 +2,7 @@
 
 use chimera::perft::perft;
 use chimera::position::Position;
-use chimera::variant::builtin_variants;
+use chimera::rules::builtin_variants;
 use criterion::{criterion_group, criterion_main, Criterion};
 
 fn bench_perft(c: &mut Criterion) {

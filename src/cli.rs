@@ -14,7 +14,7 @@ use crate::movegen::{legal_moves, move_to_string, parse_move};
 use crate::moves::MoveList;
 use crate::perft::{divide, perft_threads};
 use crate::position::Position;
-use crate::variant::{builtin_variants, VariantSet};
+use crate::rules::{builtin_variants, VariantSet};
 use std::time::Instant;
 
 const USAGE: &str = "\
@@ -239,14 +239,14 @@ fn cmd_check(o: &Options) -> Result<(), String> {
     );
     for name in &names {
         if let Some(rules) = set.get(name) {
-            say!("{}", describe(&rules));
+            say!("{}", describe(rules));
         }
     }
     Ok(())
 }
 
 /// A few lines saying what a variant compiled to.
-fn describe(r: &crate::variant::Rules) -> String {
+fn describe(r: &crate::position::Variant) -> String {
     let pieces: Vec<String> = r
         .piece_types()
         .filter_map(|t| r.piece(t))
@@ -255,7 +255,7 @@ fn describe(r: &crate::variant::Rules) -> String {
     let letters =
         |ts: &[crate::piece::PieceType]| -> String { ts.iter().map(|&t| r.letter(t)).collect() };
     let mut out = format!(
-        "  [{}] board {} files x {} ranks; {} move generator; special moves: {}\n    pieces: {}",
+        "  [{}] board {} files x {} ranks; {} move generator; mechanics: {}\n    pieces: {}",
         r.name,
         r.shape.files,
         r.shape.ranks,
@@ -264,7 +264,10 @@ fn describe(r: &crate::variant::Rules) -> String {
         } else {
             "generic"
         },
-        r.special.name(),
+        match r.mechanics.names() {
+            names if names.is_empty() => "none".to_string(),
+            names => names.join(", "),
+        },
         pieces.join(" ")
     );
     out.push_str(&format!(

@@ -5,11 +5,13 @@ use crate::eval::EvalParams;
 use crate::movegen::{parse_move, MoveError};
 use crate::moves::Move;
 use crate::perft::perft_threads;
+use crate::position::Variant;
 use crate::position::{FenError, Position};
+use crate::rules::{builtin_variants, VariantSet};
 use crate::search::{search, Reporter, SearchContext, SearchLimits, SearchResult};
 use crate::search::{SearchOptions, Silent};
 use crate::tt::TranspositionTable;
-use crate::variant::{builtin_variants, IniError, Rules, VariantSet};
+use crate::variant::IniError;
 use std::fmt;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -61,10 +63,7 @@ impl std::error::Error for EngineError {}
 /// Where a turn schedule separates chooser and colour (the 007 family), why a move of a man
 /// of the wrong colour is refused; `None` otherwise.
 fn wrong_colour(pos: &Position, text: &str) -> Option<String> {
-    let tp = pos
-        .rules()
-        .turns
-        .map(|_| crate::rules::schedule::next_ply(pos))?;
+    let tp = crate::rules::schedule::TurnSchedule::of(pos)?.next_ply(pos);
     let from = pos.rules().shape.parse_square(text.get(0..2)?)?;
     let man = pos.piece_at(from);
     let mover = pos.side_to_move();
@@ -112,7 +111,7 @@ type Finished = Box<dyn FnOnce(&SearchResult, &Position) + Send>;
 /// The engine.
 pub struct Engine {
     variants: VariantSet,
-    rules: Arc<Rules>,
+    rules: &'static Variant,
     eval: Arc<EvalParams>,
     position: Position,
     tt: Arc<TranspositionTable>,
@@ -137,8 +136,8 @@ impl Engine {
         let rules = variants
             .get("chess")
             .expect("the built-in variants define chess");
-        let eval = Arc::new(EvalParams::new(&rules));
-        let position = Position::startpos(rules.clone());
+        let eval = Arc::new(EvalParams::new(rules));
+        let position = Position::startpos(rules);
         let options = EngineOptions::default();
         Engine {
             variants,
@@ -159,9 +158,18 @@ impl Engine {
         self.variants.names().to_vec()
     }
 
-    /// The current variant's rules.
-    pub fn rules(&self) -> &Arc<Rules> {
-        &self.rules
+    /// The current variant (its rules through `Deref`, and its mechanics).
+    pub fn rules(&self) -> &'static Variant {
+        self.rules
+    }
+
+    /// One line saying whose decision the next ply is, where a mechanic separates the chooser
+    /// from the colour to move (the 007 family); `None` otherwise.
+    pub fn turn_description(&self) -> Option<String> {
+        let pos = &self.position;
+        pos.mechanics()
+            .with_hook(crate::position::Hooks::TURNS)
+            .find_map(|m| m.describe_turn(pos))
     }
 
     /// The current position.
@@ -181,8 +189,8 @@ impl Engine {
             .variants
             .get(name)
             .ok_or_else(|| EngineError::UnknownVariant(name.to_string()))?;
-        self.eval = Arc::new(EvalParams::new(&rules));
-        self.position = Position::startpos(rules.clone());
+        self.eval = Arc::new(EvalParams::new(rules));
+        self.position = Position::startpos(rules);
         self.rules = rules;
         Ok(())
     }
@@ -207,8 +215,8 @@ impl Engine {
     pub fn set_position(&mut self, fen: Option<&str>, moves: &[&str]) -> Result<(), EngineError> {
         self.ensure_idle()?;
         let mut pos = match fen {
-            Some(f) => Position::from_fen(self.rules.clone(), f).map_err(EngineError::Fen)?,
-            None => Position::startpos(self.rules.clone()),
+            Some(f) => Position::from_fen(self.rules, f).map_err(EngineError::Fen)?,
+            None => Position::startpos(self.rules),
         };
         for (i, m) in moves.iter().enumerate() {
             let mv = parse_move(&mut pos, m).map_err(|e| match wrong_colour(&pos, m) {

@@ -8,6 +8,7 @@
 use crate::geometry::{Bitboard, Color, Square};
 use crate::piece::{PieceType, MAX_PIECE_TYPES};
 use crate::position::Position;
+use crate::position::Variant;
 use crate::variant::Rules;
 
 /// Middle-game / end-game pair of values.
@@ -80,7 +81,7 @@ fn value_from_mobility(m: f64) -> f64 {
 
 impl EvalParams {
     /// Builds the tables for a variant.
-    pub fn new(rules: &Rules) -> EvalParams {
+    pub fn new(rules: &'static Variant) -> EvalParams {
         let mut psqt = vec![[Score2::default(); 64]; 2 * MAX_PIECE_TYPES];
         let mut phase = [0; MAX_PIECE_TYPES];
         let mut value = [0; MAX_PIECE_TYPES];
@@ -174,7 +175,7 @@ impl EvalParams {
         }
         // full phase = the start position's
         let mut max_phase = 0;
-        if let Ok(p) = Position::from_fen(std::sync::Arc::new(rules.clone()), &rules.start_fen) {
+        if let Ok(p) = Position::from_fen(rules, &rules.start_fen) {
             for t in rules.piece_types() {
                 max_phase += phase[t.index()] * p.kind(t).count() as i32;
             }
@@ -217,20 +218,20 @@ impl EvalParams {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::variant::builtin_variants;
+    use crate::rules::builtin_variants;
 
     #[test]
     fn start_position_is_balanced_and_material_counts() {
         let set = builtin_variants();
         for name in set.names() {
             let rules = set.get(name).expect("listed");
-            let params = EvalParams::new(&rules);
-            let pos = Position::startpos(rules.clone());
+            let params = EvalParams::new(rules);
+            let pos = Position::startpos(rules);
             let e = params.evaluate(&pos);
             assert!(e.abs() <= 40, "{name}: start eval {e}");
         }
         let chess = set.get("chess").expect("chess");
-        let params = EvalParams::new(&chess);
+        let params = EvalParams::new(chess);
         let up_a_queen = Position::from_fen(
             chess,
             "rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
@@ -252,7 +253,7 @@ mod tests {
             .expect("loads");
         let rules = set.get("valued").expect("loaded");
         let a = rules.type_of_letter('a').expect("a");
-        let params = EvalParams::new(&rules);
+        let params = EvalParams::new(rules);
         assert_eq!(params.value[a.index()], 700);
         assert_eq!(params.value[PieceType::KNIGHT.index()], 100);
         let err = set

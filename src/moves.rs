@@ -255,6 +255,82 @@ impl std::ops::Index<usize> for MoveList {
     }
 }
 
+/// A move's text on the stack (no allocation on hot paths).
+#[derive(Clone, Copy)]
+pub struct MoveText {
+    buf: [u8; 48],
+    len: u8,
+}
+
+impl MoveText {
+    /// Empty text.
+    pub fn new() -> MoveText {
+        MoveText {
+            buf: [0; 48],
+            len: 0,
+        }
+    }
+
+    /// Appends a string.
+    pub fn push_str(&mut self, s: &str) {
+        for &b in s.as_bytes() {
+            self.push(b as char);
+        }
+    }
+
+    /// Appends an ASCII character.
+    pub fn push(&mut self, c: char) {
+        if (self.len as usize) < self.buf.len() {
+            self.buf[self.len as usize] = c as u8;
+            self.len += 1;
+        }
+    }
+
+    /// Appends a square's name.
+    pub fn push_square(&mut self, sq: crate::geometry::Square) {
+        self.push((b'a' + sq.file() as u8) as char);
+        self.push((b'1' + sq.rank() as u8) as char);
+    }
+
+    /// Appends a leg `from to`.
+    pub fn push_leg(&mut self, from: crate::geometry::Square, to: crate::geometry::Square) {
+        if self.len > 0 {
+            self.push(',');
+        }
+        self.push_square(from);
+        self.push_square(to);
+    }
+
+    /// The text.
+    pub fn as_str(&self) -> &str {
+        // only ASCII is ever pushed
+        std::str::from_utf8(&self.buf[..self.len as usize]).unwrap_or("")
+    }
+
+    /// Number of legs.
+    pub fn legs(&self) -> usize {
+        1 + self.as_str().matches(',').count()
+    }
+}
+
+impl Default for MoveText {
+    fn default() -> Self {
+        MoveText::new()
+    }
+}
+
+impl std::fmt::Display for MoveText {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl std::fmt::Debug for MoveText {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{:?}", self.as_str())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -5,11 +5,13 @@
 
 use chimera::movegen::{legal_moves, move_to_string, parse_move, MoveError};
 use chimera::moves::MoveList;
+use chimera::position::Variant;
 use chimera::position::{FenError, Position};
-use chimera::variant::{builtin_variants, parse_ini, Rules, VariantSet};
+use chimera::rules::{builtin_variants, VariantSet};
+use chimera::variant::parse_ini;
 use proptest::prelude::*;
 use std::process::Command;
-use std::sync::{Arc, OnceLock};
+use std::sync::OnceLock;
 
 /// Built-in variants plus small boards defined here.
 fn variants() -> &'static VariantSet {
@@ -32,7 +34,7 @@ fn variants() -> &'static VariantSet {
     })
 }
 
-fn rules(name: &str) -> Arc<Rules> {
+fn rules(name: &str) -> &'static Variant {
     variants().get(name).expect("variant exists")
 }
 
@@ -751,9 +753,9 @@ fn mutate(fen: &str, edits: &[Edit]) -> String {
 
 /// A parsed position must print a FEN that parses to the same FEN and key, and its moves must
 /// make and unmake cleanly.
-fn check_round_trip(rules: &Arc<Rules>, pos: &mut Position) -> Result<(), TestCaseError> {
+fn check_round_trip(rules: &'static Variant, pos: &mut Position) -> Result<(), TestCaseError> {
     let fen = pos.fen();
-    let again = Position::from_fen(rules.clone(), &fen)
+    let again = Position::from_fen(rules, &fen)
         .map_err(|e| TestCaseError::fail(format!("own FEN '{fen}' rejected: {e}")))?;
     prop_assert_eq!(again.fen(), fen.clone());
     prop_assert_eq!(again.key(), pos.key());
@@ -784,7 +786,7 @@ proptest! {
     fn fen_shaped_strings_never_panic(s in "[pnbrqkPNBRQK1-9/]{1,70} [wb] (-|[KQkqA-Ha-h]{1,5}) (-|[a-h][1-8]) [0-9]{1,3} [0-9]{1,3}") {
         for name in ["chess", "seven", "five"] {
             if let Ok(mut pos) = Position::from_fen(rules(name), &s) {
-                check_round_trip(&rules(name), &mut pos)?;
+                check_round_trip(rules(name), &mut pos)?;
             }
         }
     }
@@ -797,8 +799,8 @@ proptest! {
         let (name, fen) = SEEDS[seed];
         let rules = rules(name);
         let text = mutate(fen, &edits);
-        if let Ok(mut pos) = Position::from_fen(rules.clone(), &text) {
-            check_round_trip(&rules, &mut pos)?;
+        if let Ok(mut pos) = Position::from_fen(rules, &text) {
+            check_round_trip(rules, &mut pos)?;
         }
     }
 
@@ -946,8 +948,8 @@ proptest! {
             Ok(names) => {
                 for name in names {
                     let rules = set.get(&name).expect("loaded");
-                    let mut pos = Position::startpos(rules.clone());
-                    check_round_trip(&rules, &mut pos)?;
+                    let mut pos = Position::startpos(rules);
+                    check_round_trip(rules, &mut pos)?;
                 }
             }
             Err(e) => {
@@ -961,7 +963,7 @@ proptest! {
 
 /// Walks a few plies picking moves by `choices`, checking the round trip at every step.
 fn random_walk(
-    rules: &Arc<Rules>,
+    rules: &'static Variant,
     pos: &mut Position,
     choices: &[usize],
 ) -> Result<(), TestCaseError> {
@@ -1033,8 +1035,8 @@ proptest! {
         match set.load_str("f.ini", &text) {
             Ok(_) => {
                 let rules = set.get("fuzz").expect("loaded");
-                let mut pos = Position::startpos(rules.clone());
-                random_walk(&rules, &mut pos, &choices)?;
+                let mut pos = Position::startpos(rules);
+                random_walk(rules, &mut pos, &choices)?;
             }
             Err(e) => prop_assert!(e.line == 2 || e.line == 3, "{}", e),
         }
@@ -1060,8 +1062,8 @@ proptest! {
         match set.load_str("b.ini", &text) {
             Ok(_) => {
                 let rules = set.get("board").expect("loaded");
-                let mut pos = Position::startpos(rules.clone());
-                random_walk(&rules, &mut pos, &choices)?;
+                let mut pos = Position::startpos(rules);
+                random_walk(rules, &mut pos, &choices)?;
             }
             Err(e) => {
                 prop_assert_eq!(e.key.as_deref(), Some("startFen"), "{}", e);

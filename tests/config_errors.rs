@@ -1,7 +1,9 @@
 //! Every kind of variants.ini mistake is an `IniError` with the right file, line and key and a
 //! clear message; a file with an error changes nothing; `chimera check` reports the same.
 
-use chimera::variant::{builtin_variants, parse_ini, IniError, VariantSet};
+use chimera::position::Position;
+use chimera::rules::{builtin_variants, VariantSet};
+use chimera::variant::{parse_ini, IniError};
 use std::path::PathBuf;
 use std::process::Command;
 
@@ -983,17 +985,56 @@ fn hippophobic_options_only_for_hippophobic() {
 }
 
 #[test]
-fn restrictions_do_not_mix_with_schedules_or_spies() {
+fn restrictions_do_not_mix_with_schedules() {
     expect(
-        "[a:espionage]\nrestriction = nonlinear\n",
+        "[a:007]\nrestriction = nonlinear\n",
         2,
         Some("restriction"),
         "cannot be combined with a turn schedule",
     );
     expect(
-        "[a:espionage]\nfacingPieces = kq\n",
+        "[a:007detente]\nfacingPieces = kq\n",
         2,
         Some("facingPieces"),
         "cannot be combined with a turn schedule",
     );
+    // a spy is no schedule: a 007 form with spies is refused by the schedule itself
+    expect(
+        "[a:007]\nspyPieceTypes = q\n",
+        2,
+        Some("spyPieceTypes"),
+        "needs the orthodox board, men and rules",
+    );
+}
+
+#[test]
+fn spies_and_restrictions_combine_with_their_own_state() {
+    // typed state: the spy window and Nonlinear's last move are separate fields, so the two
+    // mechanics play together, each with its own FEN field (in registration order)
+    let set = accept("[spyline:espionage]\nrestriction = nonlinear\n");
+    let rules = set.get("spyline").expect("loaded");
+    let mut p = Position::startpos(rules);
+    let mut list = chimera::moves::MoveList::new();
+    for _ in 0..3 {
+        chimera::movegen::legal_moves(&mut p, &mut list);
+        p.make(list[0]);
+    }
+    let last = p.last_move().expect("moves made");
+    let (from, to) = (last.from(), last.to());
+    let fen = p.fen();
+    assert!(fen.ends_with(&format!(" - lm={from}{to}")), "{fen}");
+    let again = Position::from_fen(rules, &fen).expect("own FEN");
+    assert_eq!(again.fen(), fen);
+    assert_eq!(again.key(), p.key());
+    // Nonlinear bars the lines of the last move while another move exists
+    chimera::movegen::legal_moves(&mut p, &mut list);
+    assert!(!list.is_empty());
+    let barred = |sq: chimera::geometry::Square| {
+        [from, to]
+            .iter()
+            .any(|l| l.file() == sq.file() || l.rank() == sq.rank())
+    };
+    for &m in list.iter() {
+        assert!(!barred(m.from()) && !barred(m.to()), "{m:?} in {fen}");
+    }
 }

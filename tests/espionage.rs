@@ -12,11 +12,11 @@ use chimera::movegen::{in_check, legal_moves, move_to_string, parse_move};
 use chimera::moves::MoveList;
 use chimera::position::{FenError, Position};
 use chimera::rules::outcome::{dead_material, verdict, Outcome};
+use chimera::rules::{builtin_variants, VariantSet};
 use chimera::search::MATE_BOUND;
-use chimera::variant::{builtin_variants, VariantSet};
 use common::move_strings;
 
-fn espionage() -> std::sync::Arc<chimera::variant::Rules> {
+fn espionage() -> &'static chimera::position::Variant {
     chimera::geometry::attacks::init();
     builtin_variants().get("espionage").expect("built in")
 }
@@ -271,20 +271,19 @@ fn variant_set_with(ini: &str) -> VariantSet {
 fn option_until_quiet_move() {
     let set = variant_set_with("[espb:espionage]\nspyExposure = untilQuietMove\n");
     let rules = set.get("espb").expect("loaded");
-    let mut pos =
-        Position::from_fen(rules.clone(), "3r2k/7/7/3n3/7/7/K2S3 w - - 0 1 -").expect("fen");
+    let mut pos = Position::from_fen(rules, "3r2k/7/7/3n3/7/7/K2S3 w - - 0 1 -").expect("fen");
     play(&mut pos, "d1d4 g7g6 a1a2");
     // (b): the spy captured and has not moved quietly since: still capturable
     assert_eq!(pos.fen(), "3r3/6k/7/3S3/7/K6/7 b - - 2 2 d4");
     assert!(move_strings(&mut pos).contains(&"d7d4".to_string()));
     // a quiet spy move ends the exposure
-    let mut quiet = Position::from_fen(rules.clone(), "3r3/6k/7/3S3/7/K6/7 w - - 2 2 d4")
+    let mut quiet = Position::from_fen(rules, "3r3/6k/7/3S3/7/K6/7 w - - 2 2 d4")
         .expect("an exposed spy of the side to move is fine under (b)");
     play(&mut quiet, "d4c4");
     assert_eq!(quiet.fen(), "3r3/6k/7/2S4/7/K6/7 b - - 3 2 -");
     // two exposed spies at once
-    let two = Position::from_fen(rules.clone(), "3r3/6k/2s4/3S3/7/K6/7 b - - 2 2 c5,d4")
-        .expect("a set of spies");
+    let two =
+        Position::from_fen(rules, "3r3/6k/2s4/3S3/7/K6/7 b - - 2 2 c5,d4").expect("a set of spies");
     // written in square order (rank by rank from a1)
     assert_eq!(two.fen(), "3r3/6k/2s4/3S3/7/K6/7 b - - 2 2 d4,c5");
     // the ruling's variant rejects both
@@ -427,7 +426,7 @@ fn random_games_keep_key_fen_and_unmake_consistent() {
     let mut seed = 0x2545_F491_4F6C_DD1Du64;
     let mut windows = 0;
     for _game in 0..40 {
-        let mut pos = Position::startpos(rules.clone());
+        let mut pos = Position::startpos(rules);
         for _ply in 0..160 {
             let mut list = MoveList::new();
             legal_moves(&mut pos, &mut list);
@@ -446,7 +445,7 @@ fn random_games_keep_key_fen_and_unmake_consistent() {
             if !fen.ends_with(" -") {
                 windows += 1;
             }
-            let again = Position::from_fen(rules.clone(), &fen).expect("own FEN parses");
+            let again = Position::from_fen(rules, &fen).expect("own FEN parses");
             assert_eq!(again.fen(), fen);
             assert_eq!(again.key(), pos.key(), "{fen}");
             pos.unmake();

@@ -11,7 +11,7 @@ use chimera::movegen::{legal_moves, move_to_string};
 use chimera::moves::MoveList;
 use chimera::perft::perft;
 use chimera::position::Position;
-use chimera::variant::builtin_variants;
+use chimera::rules::builtin_variants;
 use std::collections::BTreeSet;
 
 /// How long a spy that captured stays capturable in the model.
@@ -417,7 +417,7 @@ fn compare_random_games(variant: &str, rule: Exposure, games: usize) -> usize {
     let mut seed = 0x9E37_79B9_7F4A_7C15u64;
     let mut compared = 0;
     for _ in 0..games {
-        let mut pos = Position::startpos(rules.clone());
+        let mut pos = Position::startpos(rules);
         for _ in 0..120 {
             let mut list = MoveList::new();
             legal_moves(&mut pos, &mut list);
@@ -477,7 +477,7 @@ fn option_until_quiet_move_agrees_with_the_model() {
         "1k1cb2/rn1qb1r/1p1pppp/N1p1nQ1/sPPPBS1/R1B2N1/1C1CK1R b - - 0 7 f3",
         "3r3/6k/2s4/3S3/7/K6/7 b - - 2 2 c5,d4",
     ] {
-        let mut pos = Position::from_fen(rules.clone(), fen).expect("fen");
+        let mut pos = Position::from_fen(rules, fen).expect("fen");
         let model = Model::from_fen(fen, Exposure::UntilQuiet);
         for depth in 1..=3 {
             assert_eq!(
@@ -564,7 +564,7 @@ fn always_capturable_spy_agrees_with_fairy_stockfish_and_the_model() {
     let rules = set.get("espqueen").expect("espqueen");
     let mut checked = 0;
     for (fen, counts) in FAIRY_STOCKFISH_ESPQUEEN {
-        let mut pos = Position::from_fen(rules.clone(), fen).expect("fen");
+        let mut pos = Position::from_fen(rules, fen).expect("fen");
         let model = Model::from_fen(fen, Exposure::Never);
         for (i, &expected) in counts.iter().enumerate() {
             let depth = i as u32 + 1;

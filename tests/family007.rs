@@ -12,7 +12,7 @@ use chimera::moves::MoveList;
 use chimera::perft::perft;
 use chimera::position::Position;
 use chimera::rules::outcome::{verdict, Outcome};
-use chimera::variant::{builtin_variants, VariantSet};
+use chimera::rules::{builtin_variants, VariantSet};
 use common::{Rule, M};
 use std::collections::BTreeSet;
 
@@ -931,7 +931,7 @@ fn key_includes_schedule_position_and_detente_squares() {
         let rules = builtin_variants().get(variant).expect("variant");
         let mut seed = 0x2545_F491_4F6C_DD1Du64;
         for _game in 0..4 {
-            let mut p = Position::startpos(rules.clone());
+            let mut p = Position::startpos(rules);
             for _ in 0..60 {
                 let mut list = MoveList::new();
                 legal_moves(&mut p, &mut list);
@@ -945,7 +945,7 @@ fn key_includes_schedule_position_and_detente_squares() {
                 let (fen, key) = (p.fen(), p.key());
                 p.make(m);
                 assert_eq!(p.key(), p.compute_key(), "{variant} after {fen}");
-                let again = Position::from_fen(rules.clone(), &p.fen()).expect("own FEN parses");
+                let again = Position::from_fen(rules, &p.fen()).expect("own FEN parses");
                 assert_eq!(again.key(), p.key(), "{variant}: {}", p.fen());
                 p.unmake();
                 assert_eq!((p.fen(), p.key()), (fen, key));
@@ -1071,7 +1071,7 @@ fn bad_007_fens_are_typed_errors() {
         (format!("{start} 3 -/e2"), "m2 square e2 holds a white man"),
         (format!("{start} 2 -/e7 9"), "fields"),
     ] {
-        let err = Position::from_fen(rules.clone(), &fen)
+        let err = Position::from_fen(rules, &fen)
             .err()
             .unwrap_or_else(|| panic!("accepted {fen}"))
             .to_string();
@@ -1169,7 +1169,7 @@ fn counting_without_listing_agrees_with_the_list() {
         let mut seed = 0x9E37_79B9_7F4A_7C15u64;
         let mut compared = 0;
         for _game in 0..6 {
-            let mut p = Position::startpos(rules.clone());
+            let mut p = Position::startpos(rules);
             for _ in 0..90 {
                 let mut list = MoveList::new();
                 legal_moves(&mut p, &mut list);
@@ -1214,8 +1214,7 @@ fn turn_completion_shortcuts_agree_with_the_plain_definition() {
             "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1".into(),
         ];
         for game in 0..10 {
-            let mut p =
-                Position::from_fen(rules.clone(), &starts[game % starts.len()]).expect("fen");
+            let mut p = Position::from_fen(rules, &starts[game % starts.len()]).expect("fen");
             for _ in 0..70 {
                 let mut fast = MoveList::new();
                 legal_moves(&mut p, &mut fast);

@@ -8,7 +8,7 @@
 use chimera::movegen::generic;
 use chimera::moves::MoveList;
 use chimera::position::Position;
-use chimera::variant::builtin_variants;
+use chimera::rules::builtin_variants;
 
 const TEST_VARIANTS: &str = "
 [cannons:chess]
@@ -74,7 +74,7 @@ fn shortcut_matches_testing_every_move() {
     for name in &names {
         let rules = set.get(name).expect("loaded");
         for _game in 0..40 {
-            let mut pos = Position::startpos(rules.clone());
+            let mut pos = Position::startpos(rules);
             for _ply in 0..160 {
                 let mut fast = MoveList::new();
                 generic::legal_moves(&mut pos, &mut fast);

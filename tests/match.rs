@@ -3,8 +3,8 @@
 //! command lines. Games are short (node or depth limits, few moves) so the file runs in seconds.
 
 use chimera::position::Position;
+use chimera::rules::builtin_variants;
 use chimera::tournament::pgn::{read_games, ReadGame};
-use chimera::variant::builtin_variants;
 use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};

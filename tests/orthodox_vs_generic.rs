@@ -8,7 +8,7 @@ use chimera::geometry::{Color, Square};
 use chimera::movegen::{self, generic, orthodox};
 use chimera::moves::{Move, MoveList};
 use chimera::position::Position;
-use chimera::variant::builtin_variants;
+use chimera::rules::builtin_variants;
 
 const FENS: [&str; 10] = [
     "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",

@@ -15,7 +15,7 @@
 
 use chimera::perft::perft;
 use chimera::position::Position;
-use chimera::variant::builtin_variants;
+use chimera::rules::builtin_variants;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;

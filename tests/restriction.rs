@@ -12,10 +12,10 @@ use chimera::eval::EvalParams;
 use chimera::geometry::Color;
 use chimera::movegen::{in_check, move_to_string, parse_move};
 use chimera::position::{FenError, Position};
+use chimera::rules::builtin_variants;
 use chimera::rules::outcome::{verdict, Outcome};
 use chimera::search::{search, ReportedScore, SearchContext, SearchLimits, SearchOptions, Silent};
 use chimera::tt::TranspositionTable;
-use chimera::variant::builtin_variants;
 use common::{fen4, move_strings, pos};
 use std::sync::atomic::AtomicBool;
 
@@ -373,9 +373,9 @@ fn nonlinear_last_move_is_state() {
     assert_eq!(p.compute_key(), p.key());
     // the FEN field reads back to the same key; without it the position differs
     let rules = builtin_variants().get("nonlinear").expect("built in");
-    let again = Position::from_fen(rules.clone(), &p.fen()).expect("own FEN");
+    let again = Position::from_fen(rules, &p.fen()).expect("own FEN");
     assert_eq!(again.key(), p.key());
-    let bare = Position::from_fen(rules.clone(), &fen4(&p.fen())).expect("without lm");
+    let bare = Position::from_fen(rules, &fen4(&p.fen())).expect("without lm");
     assert_ne!(bare.key(), p.key());
     let mut bare = bare;
     assert_eq!(move_strings(&mut bare).len(), 20);
@@ -385,7 +385,7 @@ fn nonlinear_last_move_is_state() {
         "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1"
     );
     // lm=- is "unknown"; castling does not exist
-    assert!(Position::from_fen(rules.clone(), "4k3/8/8/8/8/8/8/4K3 w - - 0 1 lm=-").is_ok());
+    assert!(Position::from_fen(rules, "4k3/8/8/8/8/8/8/4K3 w - - 0 1 lm=-").is_ok());
     assert!(Position::from_fen(rules, "4k2r/8/8/8/8/8/8/4K3 b k - 0 1").is_err());
 }
 
@@ -403,7 +403,7 @@ fn nonlinear_bad_last_move_fields_are_errors() {
         "lm=z9f3", "lm=g1f3x", "lm=", "xx=1",
     ] {
         let fen = format!("{base} {bad}");
-        match Position::from_fen(rules.clone(), &fen) {
+        match Position::from_fen(rules, &fen) {
             Err(FenError::Extension(msg)) => assert!(!msg.is_empty()),
             other => panic!(
                 "{bad}: expected an extension error, got {:?}",
@@ -423,7 +423,7 @@ fn nonlinear_bad_last_move_fields_are_errors() {
     ));
     // a promotion and a double step are possible last moves
     let nl = builtin_variants().get("nonlinear").expect("built in");
-    assert!(Position::from_fen(nl.clone(), "3Qk3/8/8/8/8/8/8/4K3 b - - 0 1 lm=c7d8").is_ok());
+    assert!(Position::from_fen(nl, "3Qk3/8/8/8/8/8/8/4K3 b - - 0 1 lm=c7d8").is_ok());
     assert!(Position::from_fen(nl, "4k3/8/8/8/4P3/8/8/4K3 b - e3 0 1 lm=e2e4").is_ok());
 }
 
@@ -512,7 +512,7 @@ fn torpedo_rulings() {
     .expect("loads");
     let opp = set.get("torpedo-opp").expect("loaded");
     let moves_of = |fen: &str| {
-        let mut o = Position::from_fen(opp.clone(), fen).expect("legal here");
+        let mut o = Position::from_fen(opp, fen).expect("legal here");
         move_strings(&mut o)
     };
     let strings = moves_of("3qk3/4p3/8/8/8/8/8/Q3K3 w - - 0 1");
@@ -526,9 +526,9 @@ fn torpedo_rulings() {
 /// Searches `fen` in `variant` to `depth` with one thread.
 fn search_fen(variant: &str, fen: &str, depth: u32) -> (String, ReportedScore) {
     let rules = builtin_variants().get(variant).expect("built in");
-    let p = Position::from_fen(rules.clone(), fen).expect("FEN");
+    let p = Position::from_fen(rules, fen).expect("FEN");
     let tt = TranspositionTable::new(16);
-    let eval = EvalParams::new(&rules);
+    let eval = EvalParams::new(rules);
     let (stop, pondering) = (AtomicBool::new(false), AtomicBool::new(false));
     let ctx = SearchContext {
         tt: &tt,
@@ -578,7 +578,7 @@ fn search_scores_the_variants_own_endings() {
 fn self_play_plays_only_legal_moves() {
     for variant in VARIANTS {
         let rules = builtin_variants().get(variant).expect("built in");
-        let mut game = Position::startpos(rules.clone());
+        let mut game = Position::startpos(rules);
         for _ in 0..12 {
             if verdict(&mut game).is_some() {
                 break;
@@ -603,13 +603,13 @@ fn random_games_keep_state_consistent() {
 /// Calls `check` with every ordinarily legal move (before the restriction) at every node of
 /// random games; returns how many moves were checked.
 fn over_random_games(
-    rules: std::sync::Arc<chimera::variant::Rules>,
+    rules: &'static chimera::position::Variant,
     mut seed: u64,
     mut check: impl FnMut(&mut Position, chimera::moves::Move),
 ) -> usize {
     let mut compared = 0;
     for _ in 0..30 {
-        let mut p = Position::startpos(rules.clone());
+        let mut p = Position::startpos(rules);
         for _ in 0..100 {
             let mut ordinary = chimera::moves::MoveList::new();
             chimera::movegen::generic::ordinary_legal_moves(&mut p, &mut ordinary);
@@ -646,9 +646,13 @@ fn incremental_facing_test_equals_the_test_after_make() {
         ("torpedo-opp", 0x7F4A_7C15),
     ] {
         let compared = over_random_games(set.get(name).expect("loaded"), seed, |p, m| {
-            let fast = chimera::rules::facing::faces_after(p, m);
+            let facing = p
+                .mechanics()
+                .find::<chimera::rules::facing::Facing>()
+                .expect("the facing rule");
+            let fast = facing.faces_after(p, m);
             p.make(m);
-            let slow = chimera::rules::facing::faces_now(p);
+            let slow = facing.faces_now(p);
             p.unmake();
             assert_eq!(fast, slow, "[{name}] {m:?} in {}", p.fen());
         });
@@ -662,7 +666,7 @@ fn garrison_test_without_make_equals_the_test_after_make() {
     // support relation computed on the position after the move
     let rules = builtin_variants().get("garrison").expect("built in");
     let compared = over_random_games(rules, 0x2545_F491_4F6C_DD1D, |p, m| {
-        let fast = chimera::rules::garrison::allows(p, m);
+        let fast = chimera::rules::garrison::allows(p, m, true);
         p.make(m);
         let mover = p.side_to_move().flip();
         let sq = m.to();
@@ -692,7 +696,7 @@ fn null_move_only_where_passing_keeps_its_meaning() {
     ] {
         let rules = builtin_variants().get(variant).expect("built in");
         assert_eq!(
-            chimera::search::Traits::of(&rules).null_move,
+            chimera::search::Traits::of(rules).null_move,
             allowed,
             "{variant}"
         );

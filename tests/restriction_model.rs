@@ -8,7 +8,7 @@ mod common;
 
 use chimera::perft::perft;
 use chimera::position::Position;
-use chimera::variant::builtin_variants;
+use chimera::rules::builtin_variants;
 use common::{cross_check, random_cross_checks, read_epd, Rule, M};
 
 /// Largest count the (slow, allocating) model is asked to reproduce.
@@ -90,7 +90,7 @@ fn torpedo_without_facing_agrees_with_fairy_stockfish() {
         ),
     ];
     for (fen, counts) in cases {
-        let mut p = Position::from_fen(rules.clone(), fen).expect("FEN");
+        let mut p = Position::from_fen(rules, fen).expect("FEN");
         for (i, &n) in counts.iter().enumerate() {
             assert_eq!(perft(&mut p, i as u32 + 1), n, "D{} of {fen}", i + 1);
         }

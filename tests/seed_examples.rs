@@ -10,7 +10,7 @@
 use chimera::movegen::{in_check, legal_moves, move_to_string, parse_move};
 use chimera::moves::MoveList;
 use chimera::position::Position;
-use chimera::variant::builtin_variants;
+use chimera::rules::builtin_variants;
 
 fn position(variant: &str, fen: &str) -> Position {
     chimera::geometry::attacks::init();

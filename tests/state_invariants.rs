@@ -5,8 +5,8 @@
 use chimera::movegen::{legal_moves, move_to_string, parse_move};
 use chimera::moves::MoveList;
 use chimera::position::Position;
-use chimera::variant::{builtin_variants, Rules, VariantSet};
-use std::sync::Arc;
+use chimera::position::Variant;
+use chimera::rules::{builtin_variants, VariantSet};
 
 /// A small deterministic PRNG (splitmix64), so failures reproduce.
 struct Rng(u64);
@@ -30,7 +30,7 @@ const PLIES: usize = 80;
 
 /// Plays `GAMES` random games of `PLIES` plies from `start`, checking every invariant after
 /// every make and unmake. Returns the number of moves made.
-fn random_games(rules: &Arc<Rules>, start: &Position, seed: u64) -> usize {
+fn random_games(rules: &'static Variant, start: &Position, seed: u64) -> usize {
     let name = &rules.name;
     let mut rng = Rng(seed);
     let mut made = 0;
@@ -75,7 +75,7 @@ fn random_games(rules: &Arc<Rules>, start: &Position, seed: u64) -> usize {
                 pos.fen()
             );
             let fen = pos.fen();
-            let reparsed = Position::from_fen(rules.clone(), &fen)
+            let reparsed = Position::from_fen(rules, &fen)
                 .unwrap_or_else(|e| panic!("{}: own FEN '{fen}' rejected: {e}", ctx()));
             assert_eq!(reparsed.fen(), fen, "{}: FEN does not round-trip", ctx());
             assert_eq!(
@@ -129,9 +129,9 @@ fn random_games_keep_keys_and_undo_exact_in_every_builtin_variant() {
     assert!(!set.names().is_empty());
     for (i, name) in set.names().iter().enumerate() {
         let rules = set.get(name).expect("listed variant exists");
-        let start = Position::startpos(rules.clone());
+        let start = Position::startpos(rules);
         assert_eq!(start.key(), start.compute_key(), "[{name}] start key");
-        let made = random_games(&rules, &start, 0xC0FFEE + i as u64);
+        let made = random_games(rules, &start, 0xC0FFEE + i as u64);
         // every built-in variant has moves from its start position
         assert!(made > GAMES, "[{name}] only {made} moves were played");
     }
@@ -156,19 +156,19 @@ fn random_games_from_tactical_chess_positions() {
             continue;
         };
         for (i, fen) in fens.iter().enumerate() {
-            let start = match Position::from_fen(rules.clone(), fen) {
+            let start = match Position::from_fen(rules, fen) {
                 Ok(p) => p,
                 // a position may break a variant's own placement rules; that is fine here
                 Err(_) if name != "chess" => continue,
                 Err(e) => panic!("[{name}] '{fen}': {e}"),
             };
-            random_games(&rules, &start, 0xFEED + i as u64);
+            random_games(rules, &start, 0xFEED + i as u64);
         }
     }
 }
 
-fn play(rules: &Arc<Rules>, moves: &str) -> Position {
-    let mut pos = Position::startpos(rules.clone());
+fn play(rules: &'static Variant, moves: &str) -> Position {
+    let mut pos = Position::startpos(rules);
     for m in moves.split_whitespace() {
         let mv = parse_move(&mut pos, m).unwrap_or_else(|e| panic!("{moves}: {e}"));
         pos.make(mv);
@@ -192,8 +192,8 @@ fn transpositions_have_equal_keys() {
         ),
     ];
     for (a, b) in pairs {
-        let pa = play(&chess, a);
-        let pb = play(&chess, b);
+        let pa = play(chess, a);
+        let pb = play(chess, b);
         assert_eq!(pa.key(), pb.key(), "'{a}' vs '{b}'");
         assert_eq!(pa.key(), pa.compute_key());
         // same placement, side, rights and en passant: the FENs agree up to the clocks
@@ -214,8 +214,8 @@ fn transpositions_have_equal_keys() {
         ),
     ];
     for (a, b) in differ {
-        let pa = play(&chess, a);
-        let pb = play(&chess, b);
+        let pa = play(chess, a);
+        let pb = play(chess, b);
         assert_ne!(pa.key(), pb.key(), "'{a}' vs '{b}' should differ");
     }
 
@@ -223,7 +223,7 @@ fn transpositions_have_equal_keys() {
     for name in set.names() {
         let rules = set.get(name).expect("listed");
         let try_play = |moves: &str| -> Option<Position> {
-            let mut pos = Position::startpos(rules.clone());
+            let mut pos = Position::startpos(rules);
             for m in moves.split_whitespace() {
                 let mv = parse_move(&mut pos, m).ok()?;
                 pos.make(mv);
@@ -266,8 +266,8 @@ fn random_games_on_a_user_defined_small_board() {
     .expect("test variants load");
     for (i, name) in ["small7", "wild6", "six"].iter().enumerate() {
         let rules = set.get(name).expect("loaded");
-        let start = Position::startpos(rules.clone());
-        random_games(&rules, &start, 0xAB + i as u64);
+        let start = Position::startpos(rules);
+        random_games(rules, &start, 0xAB + i as u64);
     }
 }
 

@@ -17,25 +17,10 @@ use crate::geometry::attacks::{between, bishop_attacks, rook_attacks, TABLES};
 use crate::geometry::{Bitboard, Color, Square};
 use crate::moves::{Move, MoveKind, MoveList};
 use crate::piece::{PieceType, Ray};
-use crate::position::Position;
-use crate::variant::{PieceDef, SpecialMoves};
+use crate::position::{types_of, Hooks, Position};
+use crate::variant::PieceDef;
 
-/// Whether `sq` is attacked by `by`, generically.
-pub fn is_attacked(pos: &Position, sq: Square, by: Color) -> bool {
-    let rules = pos.rules();
-    let occ = pos.occupied();
-    for t in type_iter(rules.type_mask) {
-        let men = pos.pieces_of(by, t);
-        if men.is_empty() {
-            continue;
-        }
-        let def = rules.piece(t).expect("type in use");
-        if def.moves.attacks_from_any(by, men, sq, occ, rules.board) {
-            return true;
-        }
-    }
-    false
-}
+pub use crate::position::is_attacked;
 
 /// Whether a man of `by` among `men` attacks `sq` when the occupancy is `occ`: the test of
 /// [`is_attacked`] for a board with those men and that occupancy, with each slider lookup done
@@ -53,7 +38,7 @@ fn attacked_by(
     let rules = pos.rules();
     let mut orth: Option<Bitboard> = None;
     let mut diag: Option<Bitboard> = None;
-    for t in type_iter(types) {
+    for t in types_of(types) {
         let of_type = pos.kind(t) & men;
         if of_type.is_empty() {
             continue;
@@ -99,22 +84,8 @@ pub fn attacked_with(pos: &Position, sq: Square, by: Color, occ: Bitboard) -> bo
 /// The piece types (bit `t` for type `t`) of the men in `men`.
 #[inline]
 fn types_among(pos: &Position, men: Bitboard) -> u16 {
-    type_iter(pos.rules().type_mask).fold(0, |acc, t| {
+    types_of(pos.rules().type_mask).fold(0, |acc, t| {
         acc | (((pos.kind(t) & men).any() as u16) << t.0)
-    })
-}
-
-/// The types of a type set ([`types_among`], `Rules::type_mask`), in increasing order.
-#[inline]
-fn type_iter(mut types: u16) -> impl Iterator<Item = PieceType> {
-    std::iter::from_fn(move || {
-        if types == 0 {
-            None
-        } else {
-            let t = types.trailing_zeros() as u8;
-            types &= types - 1;
-            Some(PieceType(t))
-        }
     })
 }
 
@@ -270,7 +241,7 @@ impl PseudoSink for Counter {
         if !def.moves.no_adjacent_capture {
             let west = shift(free & !Bitboard::FILE_A, up_west) & board & region;
             let east = shift(free & !Bitboard::FILE_H, up_east) & board & region;
-            let immune = crate::rules::immune(pos);
+            let immune = immune(pos);
             let enemy = pos.pieces(us.flip()) & self.target & !immune;
             n += count_pawn_moves(pos, west & enemy) + count_pawn_moves(pos, east & enemy);
             if let Some(ep) = pos.ep_square() {
@@ -316,11 +287,11 @@ fn generate_pseudo<S: PseudoSink>(pos: &Position, sink: &mut S) {
     let them = us.flip();
     let occ = pos.occupied();
     let ours = pos.pieces(us);
-    // men a state module makes immune (Espionage's spies) are no targets; they still attack
-    let immune = crate::rules::immune(pos);
+    // men a mechanic makes immune (Espionage's spies) are no targets; they still attack
+    let immune = immune(pos);
     let enemy = pos.pieces(them) & !immune;
     let board = rules.board;
-    for t in type_iter(rules.type_mask) {
+    for t in types_of(rules.type_mask) {
         let men = pos.kind(t) & ours;
         if men.is_empty() {
             continue;
@@ -444,14 +415,25 @@ fn castling_moves(pos: &Position, list: &mut MoveList) {
     }
 }
 
+/// Men a mechanic makes immune to capture now (none for most variants).
+#[inline]
+fn immune(pos: &Position) -> Bitboard {
+    let mechanics = pos.mechanics();
+    if !mechanics.uses(Hooks::IMMUNE) {
+        return Bitboard::EMPTY;
+    }
+    mechanics
+        .with_hook(Hooks::IMMUNE)
+        .fold(Bitboard::EMPTY, |b, m| b | m.immune(pos))
+}
+
 /// Whether a square the castling king stands on or crosses is attacked: the ordinary relation,
-/// or the restriction module's for the side to move's own status (`rules::restrict::attacked`).
+/// or a mechanic's for the side to move's own status (Hippophobic's).
 #[inline]
 fn castle_attacked(pos: &Position, sq: Square, by: Color) -> bool {
-    if pos.rules().restricts {
-        crate::rules::restrict::attacked(pos, sq, by)
-    } else {
-        is_attacked(pos, sq, by)
+    match pos.mechanics().with_hook(Hooks::ATTACK).next() {
+        Some(m) => m.attacked(pos, sq, by),
+        None => is_attacked(pos, sq, by),
     }
 }
 
@@ -559,7 +541,7 @@ fn shortcut_masks(pos: &Position, enemy_types: u16) -> (Bitboard, Bitboard, Bitb
         let mut checkers = Bitboard::EMPTY;
         let mut leaping_checkers = Bitboard::EMPTY;
         let mut hop_lines = Bitboard::EMPTY;
-        for t in type_iter(enemy_types) {
+        for t in types_of(enemy_types) {
             let men = pos.kind(t) & theirs;
             let m = &rules.piece(t).expect("type in use").moves;
             if m.rays.iter().any(|r| r.captures) {
@@ -694,12 +676,10 @@ fn king_step_exposes(pos: &Position, from: Square, to: Square, enemy_types: u16)
 }
 
 /// Legal moves, generically: the moves legal under the ordinary rules, less those the
-/// variant's facing rule or restriction module bars (`rules::restrict`).
+/// variant's mechanics' filters bar.
 pub fn legal_moves(pos: &mut Position, list: &mut MoveList) {
     ordinary_legal_moves(pos, list);
-    if pos.rules().restricts {
-        crate::rules::restrict::filter(pos, list);
-    }
+    super::apply_filters(pos, list);
 }
 
 /// The moves that leave the mover's king unattacked (and obey the flying general), before any
@@ -707,9 +687,9 @@ pub fn legal_moves(pos: &mut Position, list: &mut MoveList) {
 pub fn ordinary_legal_moves(pos: &mut Position, list: &mut MoveList) {
     let mut pseudo = MoveList::new();
     generate_pseudo(pos, &mut pseudo);
-    let special = pos.rules().special;
-    if special != SpecialMoves::None {
-        crate::rules::generate_special(special, pos, &mut pseudo);
+    let mover = pos.mechanics().mover();
+    if let Some(mover) = mover {
+        mover.generate(pos, &mut pseudo);
     }
     let shortcut = Shortcut::new(pos);
     for &m in pseudo.iter() {
@@ -722,7 +702,7 @@ pub fn ordinary_legal_moves(pos: &mut Position, list: &mut MoveList) {
             list.push(m);
         }
     }
-    if special != SpecialMoves::None {
+    if mover.is_some() {
         merge_same_effect(pos, list);
     }
 }
@@ -732,29 +712,38 @@ pub fn ordinary_legal_moves(pos: &mut Position, list: &mut MoveList) {
 pub fn legal_moves_by_testing(pos: &mut Position, list: &mut MoveList) {
     let mut pseudo = MoveList::new();
     pseudo_moves(pos, &mut pseudo);
-    let special = pos.rules().special;
-    if special != SpecialMoves::None {
-        crate::rules::generate_special(special, pos, &mut pseudo);
+    let mover = pos.mechanics().mover();
+    if let Some(mover) = mover {
+        mover.generate(pos, &mut pseudo);
     }
     for &m in pseudo.iter() {
         if !exposes_when_played(pos, m) {
             list.push(m);
         }
     }
-    if special != SpecialMoves::None {
+    if mover.is_some() {
         merge_same_effect(pos, list);
     }
-    if pos.rules().restricts {
-        crate::rules::restrict::filter(pos, list);
-    }
+    super::apply_filters(pos, list);
 }
 
-/// Number of legal moves (`legal_moves(pos).len()`), counting without listing where no rule
-/// module can add moves.
+/// Number of legal moves (`legal_moves(pos).len()`), counting without listing where no
+/// mechanic adds or filters moves.
 pub fn count_legal(pos: &mut Position) -> usize {
-    if pos.rules().special != SpecialMoves::None || pos.rules().restricts {
+    if pos.mechanics().uses(Hooks::FILTER) {
         let mut list = MoveList::new();
         legal_moves(pos, &mut list);
+        return list.len();
+    }
+    count_ordinary(pos)
+}
+
+/// Number of moves legal under the ordinary rules (`ordinary_legal_moves(pos).len()`),
+/// counting without listing where no mechanic adds moves of its own.
+pub fn count_ordinary(pos: &mut Position) -> usize {
+    if pos.mechanics().uses(Hooks::MOVES) {
+        let mut list = MoveList::new();
+        ordinary_legal_moves(pos, &mut list);
         return list.len();
     }
     let shortcut = Shortcut::new(pos);

@@ -1,8 +1,11 @@
 //! Move generation: legal moves, attack tests and check detection.
 //!
-//! Two generators produce the same moves: a hand-tuned one for variants whose rules are exactly
-//! orthodox chess ([`orthodox`]) and a table-driven one for everything else ([`generic`]).
-//! Which one a variant uses is decided when it is loaded (`Rules::orthodox`), never per node.
+//! Two generators produce the ordinary moves: a hand-tuned one for variants whose rules are
+//! exactly orthodox chess ([`orthodox`]) and a table-driven one for everything else
+//! ([`generic`]). Which one a variant uses is decided when it is loaded (`Rules::orthodox`),
+//! never per node. The variant's mechanics come in only through their hooks
+//! (`position::mechanic`): moves of their own, immune men and their own attack relation inside
+//! the generic generator; legality filters on top of either generator, here.
 
 pub mod generic;
 pub mod notation;
@@ -12,7 +15,7 @@ pub use notation::{move_to_string, parse_move, MoveError, MoveText};
 
 use crate::geometry::{Color, Square};
 use crate::moves::MoveList;
-use crate::position::Position;
+use crate::position::{Hooks, Position};
 
 /// Whether `sq` is attacked by a man of `by` (under the variant's capture rules).
 #[inline]
@@ -24,7 +27,8 @@ pub fn is_attacked(pos: &Position, sq: Square, by: Color) -> bool {
     }
 }
 
-/// Whether the side to move's royal man is attacked.
+/// Whether the side to move's royal man is attacked (under the variant's relation for its own
+/// status, where a mechanic has one).
 #[inline]
 pub fn in_check(pos: &Position) -> bool {
     let us = pos.side_to_move();
@@ -43,25 +47,58 @@ pub fn in_check(pos: &Position) -> bool {
 /// All legal moves of the side to move. Each distinct resulting position appears once.
 #[inline]
 pub fn legal_moves(pos: &mut Position, list: &mut MoveList) {
+    ordinary_legal_moves(pos, list);
+    if pos.mechanics().uses(Hooks::FILTER) {
+        apply_filters(pos, list);
+    }
+}
+
+/// The moves legal under the ordinary rules (the mover's king not left attacked), with the
+/// mechanics' own moves, before any mechanic's legality filter: what Torpedo calls the
+/// FIDE-legal moves.
+#[inline]
+pub fn ordinary_legal_moves(pos: &mut Position, list: &mut MoveList) {
     list.clear();
-    if pos.rules().turns.is_some() {
-        crate::rules::schedule::legal_moves(pos, list);
-    } else if pos.rules().orthodox {
+    if pos.rules().orthodox {
         orthodox::legal_moves(pos, list);
     } else {
-        generic::legal_moves(pos, list);
+        generic::ordinary_legal_moves(pos, list);
+    }
+}
+
+/// The mechanics' legality filters, in registration order.
+#[inline(never)]
+pub(crate) fn apply_filters(pos: &mut Position, list: &mut MoveList) {
+    for mechanic in pos.mechanics().with_hook(Hooks::FILTER) {
+        mechanic.filter(pos, list);
     }
 }
 
 /// Number of legal moves (the perft leaf count): `legal_moves(pos).len()`, counted without
-/// listing where the generator can.
+/// listing where the generator and the filters can.
 #[inline]
 pub fn count_legal(pos: &mut Position) -> usize {
-    if pos.rules().turns.is_some() {
-        crate::rules::schedule::count_legal(pos)
-    } else if pos.rules().orthodox {
+    let mechanics = pos.mechanics();
+    if !mechanics.uses(Hooks::FILTER) {
+        return ordinary_count(pos);
+    }
+    let mut filters = mechanics.with_hook(Hooks::FILTER);
+    if let (Some(only), None) = (filters.next(), filters.next()) {
+        if let Some(n) = only.count_legal(pos) {
+            return n;
+        }
+    }
+    let mut list = MoveList::new();
+    legal_moves(pos, &mut list);
+    list.len()
+}
+
+/// Number of [`ordinary_legal_moves`], counted without listing where the generator can.
+#[inline]
+pub fn ordinary_count(pos: &mut Position) -> usize {
+    if pos.rules().orthodox {
         orthodox::count_legal(pos)
     } else {
-        generic::count_legal(pos)
+        generic::count_ordinary(pos)
     }
 }

@@ -10,85 +10,10 @@
 //! king-takes-own-rook (`e1h1`, UCI_Chess960 style). King-takes-rook is accepted for every
 //! castling move.
 
+pub use crate::moves::MoveText;
 use crate::moves::{Move, MoveKind, MoveList};
 use crate::position::Position;
 use std::fmt;
-
-/// A move's text on the stack (no allocation on hot paths).
-#[derive(Clone, Copy)]
-pub struct MoveText {
-    buf: [u8; 48],
-    len: u8,
-}
-
-impl MoveText {
-    /// Empty text.
-    pub fn new() -> MoveText {
-        MoveText {
-            buf: [0; 48],
-            len: 0,
-        }
-    }
-
-    /// Appends a string.
-    pub fn push_str(&mut self, s: &str) {
-        for &b in s.as_bytes() {
-            self.push(b as char);
-        }
-    }
-
-    /// Appends an ASCII character.
-    pub fn push(&mut self, c: char) {
-        if (self.len as usize) < self.buf.len() {
-            self.buf[self.len as usize] = c as u8;
-            self.len += 1;
-        }
-    }
-
-    /// Appends a square's name.
-    pub fn push_square(&mut self, sq: crate::geometry::Square) {
-        self.push((b'a' + sq.file() as u8) as char);
-        self.push((b'1' + sq.rank() as u8) as char);
-    }
-
-    /// Appends a leg `from to`.
-    pub fn push_leg(&mut self, from: crate::geometry::Square, to: crate::geometry::Square) {
-        if self.len > 0 {
-            self.push(',');
-        }
-        self.push_square(from);
-        self.push_square(to);
-    }
-
-    /// The text.
-    pub fn as_str(&self) -> &str {
-        // only ASCII is ever pushed
-        std::str::from_utf8(&self.buf[..self.len as usize]).unwrap_or("")
-    }
-
-    /// Number of legs.
-    pub fn legs(&self) -> usize {
-        1 + self.as_str().matches(',').count()
-    }
-}
-
-impl Default for MoveText {
-    fn default() -> Self {
-        MoveText::new()
-    }
-}
-
-impl fmt::Display for MoveText {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl fmt::Debug for MoveText {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{:?}", self.as_str())
-    }
-}
 
 /// Why a move string was rejected.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -126,7 +51,11 @@ pub fn move_to_string(pos: &Position, m: Move) -> MoveText {
                 t.push(pos.rules().letter(p));
             }
         }
-        MoveKind::Special => crate::rules::write_special(pos.rules().special, pos, m, &mut t),
+        MoveKind::Special => {
+            if let Some(mover) = pos.mechanics().mover() {
+                mover.write_move(pos, m, &mut t);
+            }
+        }
     }
     t
 }
@@ -163,10 +92,9 @@ pub fn parse_move(pos: &mut Position, s: &str) -> Result<Move, MoveError> {
     // Other valid spellings. The rule module is asked about every move, not only its own
     // kind: a multi-leg route can have the same effect as an ordinary move (an Eviction of two
     // men of one type equals the one-leg move a->d), and that route spells the ordinary move.
-    let special = pos.rules().special;
-    if special != crate::variant::SpecialMoves::None {
+    if let Some(mover) = pos.mechanics().mover() {
         for &m in list.iter() {
-            if crate::rules::is_spelling(special, pos, m, s) {
+            if mover.is_spelling(pos, m, s) {
                 return Ok(m);
             }
         }

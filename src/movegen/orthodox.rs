@@ -557,7 +557,7 @@ fn castle_if_safe<S: Sink>(b: &Board, sink: &mut S, them: Color, path: &CastlePa
 mod tests {
     use crate::perft::perft;
     use crate::position::Position;
-    use crate::variant::builtin_variants;
+    use crate::rules::builtin_variants;
 
     fn perft_of(fen: &str, depth: u32) -> u64 {
         let rules = builtin_variants().get("chess").expect("chess is built in");

@@ -1,11 +1,10 @@
 //! FEN input and output for every board size, with X-FEN/Shredder castling letters.
 
-use super::{Position, State, CASTLE_BK, CASTLE_BQ, CASTLE_WK, CASTLE_WQ};
+use super::{Hooks, Position, State, Variant, CASTLE_BK, CASTLE_BQ, CASTLE_WK, CASTLE_WQ};
 use crate::geometry::{Bitboard, Color, Square};
 use crate::piece::{Piece, PieceType, MAX_PIECE_TYPES};
 use crate::variant::Rules;
 use std::fmt;
-use std::sync::Arc;
 
 /// Why a FEN was rejected.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -125,24 +124,22 @@ fn castle_path(
 }
 
 impl Position {
-    /// Parses a FEN for `rules`. Missing clock fields default to `0 1`.
-    pub fn from_fen(rules: Arc<Rules>, fen: &str) -> Result<Position, FenError> {
+    /// Parses a FEN for `rules`. Missing clock fields default to `0 1`; the variant's
+    /// mechanics may own fields after the move number (the spy window, a 007-FEN's ply number
+    /// and Detente squares, Nonlinear's last move).
+    pub fn from_fen(rules: &'static Variant, fen: &str) -> Result<Position, FenError> {
         let fields: Vec<&str> = fen.split_whitespace().collect();
-        // a 007-FEN adds the ply number and the Detente squares (A.7.3); a state rule module
-        // (the spy window, Nonlinear's last move) one field of its own
-        let max_fields = if rules.turns.is_some() {
-            8
-        } else if crate::rules::has_fen_field(rules.state_rule) {
-            7
-        } else {
-            6
-        };
-        if fields.len() < 2 || fields.len() > max_fields {
+        let mechanic_fields: usize = rules
+            .mechanics
+            .with_hook(Hooks::FEN)
+            .map(|m| m.fen_fields())
+            .sum();
+        if fields.len() < 2 || fields.len() > 6 + mechanic_fields {
             return Err(FenError::FieldCount(fields.len()));
         }
         let shape = rules.shape;
         let mut pos = Position {
-            rules: rules.clone(),
+            rules,
             board: [Piece::NONE; 64],
             by_color: [Bitboard::EMPTY; 2],
             by_kind: [Bitboard::EMPTY; MAX_PIECE_TYPES],
@@ -153,7 +150,7 @@ impl Position {
                 ep: 64,
                 halfmove: 0,
                 ply: 0,
-                extra: [0; super::EXTRA_SLOTS],
+                mech: [0; super::MECH_WORDS],
             },
             castle_rook: [64; 4],
             castle_path: [None; 4],
@@ -278,27 +275,18 @@ impl Position {
             return Err(FenError::Counter(fullmove.to_string()));
         }
         pos.state.ply = 2 * (fullmove - 1) + (pos.stm == Color::Black) as u32;
-        if rules.turns.is_some() {
-            let (ply, extra) = crate::rules::schedule::read_fen_fields(
-                &pos,
-                fields.get(6..).unwrap_or(&[]),
-                pos.state.ply,
-            )
-            .map_err(FenError::Schedule)?;
-            pos.state.ply = ply;
-            pos.state.extra[..extra.len()].copy_from_slice(&extra);
-        }
-
-        // the rule module's state field (absent: no state)
-        if let Some(field) = fields.get(6).filter(|_| rules.turns.is_none()) {
-            crate::rules::parse_fen_field(rules.state_rule, &mut pos, field)
-                .map_err(FenError::Extension)?;
+        // the mechanics' fields, in registration order
+        let mut rest = fields.get(6..).unwrap_or(&[]);
+        for mechanic in rules.mechanics.with_hook(Hooks::FEN) {
+            let n = mechanic.fen_fields().min(rest.len());
+            mechanic.read_fen(&mut pos, &rest[..n])?;
+            rest = &rest[n..];
         }
 
         pos.validate()?;
         pos.state.key = pos.compute_key();
-        if rules.turns.is_some() {
-            crate::rules::schedule::normalise_ep(&mut pos);
+        for mechanic in rules.mechanics.with_hook(Hooks::FEN) {
+            mechanic.after_setup(&mut pos);
         }
         Ok(pos)
     }
@@ -307,7 +295,7 @@ impl Position {
         if field == "-" {
             return Ok(());
         }
-        let rules = self.rules.clone();
+        let rules = self.rules;
         if !rules.castling {
             return Err(FenError::Castling(format!(
                 "'{field}': this variant has no castling"
@@ -367,7 +355,7 @@ impl Position {
                 return Err(FenError::Castling(format!("'{field}' names a right twice")));
             }
             self.castle_rook[bit] = rook.raw();
-            self.castle_path[bit] = castle_path(&rules, color, king_sq, rook, kingside);
+            self.castle_path[bit] = castle_path(rules, color, king_sq, rook, kingside);
             self.state.castling |= 1 << bit;
             let side_bits = if color == Color::White {
                 CASTLE_WK | CASTLE_WQ
@@ -381,7 +369,7 @@ impl Position {
     }
 
     fn validate(&self) -> Result<(), FenError> {
-        let rules = self.rules.clone();
+        let rules = self.rules;
         if let Some(royal) = rules.royal {
             if rules.checking {
                 for color in Color::ALL {
@@ -432,13 +420,13 @@ impl Position {
                 }
             }
         }
-        if rules.restricts {
-            crate::rules::restrict::validate(self).map_err(FenError::Illegal)?;
+        for mechanic in rules.mechanics.with_hook(Hooks::VALIDATE) {
+            mechanic.validate(self).map_err(FenError::Illegal)?;
         }
         if rules.checking {
             let them = self.stm.flip();
             if let Some(k) = self.king_square(them) {
-                if crate::movegen::is_attacked(self, k, self.stm) {
+                if super::is_attacked(self, k, self.stm) {
                     return Err(FenError::Illegal(format!(
                         "the side not to move ({}) is in check",
                         them.name()
@@ -523,9 +511,8 @@ impl Position {
             self.state.halfmove,
             self.fullmove_number()
         ));
-        crate::rules::write_fen_field(self.rules.state_rule, self, &mut s);
-        if self.rules.turns.is_some() {
-            s.push_str(&crate::rules::schedule::fen_suffix(self));
+        for mechanic in self.mechanics().with_hook(Hooks::FEN) {
+            mechanic.write_fen(self, &mut s);
         }
         s
     }

@@ -8,17 +8,21 @@
 //! moves, the bulk of any search, take a short path that applies and records the same two edits
 //! without building the list first.
 
+mod attacks;
 mod fen;
+pub mod mechanic;
 mod null;
+pub mod state;
 pub mod zobrist;
 
+pub use attacks::{is_attacked, types_of};
 pub use fen::FenError;
+pub use mechanic::{Hooks, Mechanic, MechanicSpec, Mechanics, Variant};
+pub use state::{Field, SquareField, SquareSetField, StateLayout, MECH_WORDS};
 
 use crate::geometry::{Bitboard, Color, Square};
 use crate::moves::{Move, MoveKind};
 use crate::piece::{Piece, PieceType, MAX_PIECE_TYPES};
-use crate::variant::{Rules, SpecialMoves, StateRule};
-use std::sync::Arc;
 use zobrist::ZOBRIST;
 
 /// Castling right bits: White kingside, White queenside, Black kingside, Black queenside.
@@ -43,13 +47,13 @@ pub struct State {
     pub halfmove: u16,
     /// Plies played since the start of the game (the game's ply number minus one).
     pub ply: u32,
-    /// Variant state bytes (0 = nothing), hashed slot by slot; owned by the variant's
-    /// [`StateRule`] module.
-    pub extra: [u8; EXTRA_SLOTS],
+    /// Mechanic state: words whose fields the variant's mechanics own ([`state`]), hashed
+    /// word by word.
+    pub mech: [u64; MECH_WORDS],
 }
 
-/// Number of variant state bytes (eight: one square set fits, and `State` stays 24 bytes).
-pub const EXTRA_SLOTS: usize = 8;
+// `make` copies the state into every undo record: keep it to half a cache line.
+const _: () = assert!(std::mem::size_of::<State>() == 32);
 
 /// One square edit: the square and what it holds afterwards.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -127,7 +131,7 @@ struct Undo {
 /// A position of a two-colour game.
 #[derive(Clone)]
 pub struct Position {
-    rules: Arc<Rules>,
+    rules: &'static Variant,
     board: [Piece; 64],
     by_color: [Bitboard; 2],
     by_kind: [Bitboard; MAX_PIECE_TYPES],
@@ -144,21 +148,21 @@ pub struct Position {
 
 impl Position {
     /// The variant's start position.
-    pub fn startpos(rules: Arc<Rules>) -> Position {
-        let fen = rules.start_fen.clone();
+    pub fn startpos(variant: &'static Variant) -> Position {
         // the start FEN was validated when the variant was loaded
-        Position::from_fen(rules, &fen).expect("start FEN validated at load")
+        Position::from_fen(variant, &variant.start_fen).expect("start FEN validated at load")
     }
 
-    /// The rules.
+    /// The variant: its rules (through `Deref`) and its mechanics.
     #[inline(always)]
-    pub fn rules(&self) -> &Rules {
-        &self.rules
+    pub fn rules(&self) -> &'static Variant {
+        self.rules
     }
 
-    /// Shared handle to the rules.
-    pub fn rules_arc(&self) -> Arc<Rules> {
-        self.rules.clone()
+    /// The variant's mechanics.
+    #[inline(always)]
+    pub fn mechanics(&self) -> &'static Mechanics {
+        &self.rules.mechanics
     }
 
     /// What stands on `sq`.
@@ -203,10 +207,14 @@ impl Position {
     /// `side_to_move`, when they mean "whose decision is it".
     #[inline(always)]
     pub fn chooser(&self) -> Color {
-        match self.rules.turns {
-            None => self.stm,
-            Some(t) => crate::rules::schedule::turn_of(t.schedule, self.state.ply + 1).chooser,
+        let mechanics = self.mechanics();
+        if !mechanics.uses(Hooks::TURNS) {
+            return self.stm;
         }
+        mechanics
+            .with_hook(Hooks::TURNS)
+            .next()
+            .map_or(self.stm, |m| m.chooser(self))
     }
 
     /// The saved state (key, rights, en passant, clocks, variant bytes).
@@ -347,7 +355,9 @@ impl Position {
                 edits.push(m.rook_to(), r);
             }
             MoveKind::Special => {
-                crate::rules::special_edits(self.rules.special, self, m, &mut edits)
+                if let Some(mover) = self.mechanics().mover() {
+                    mover.edits(self, m, &mut edits);
+                }
             }
         }
         edits
@@ -445,25 +455,29 @@ impl Position {
         };
         self.state.ply += 1;
         self.stm = self.stm.flip();
-        let rule = self.rules.state_rule;
-        if rule != StateRule::None {
-            crate::rules::after_move(rule, self, m, &before);
-        }
         self.history.push(Undo {
             state,
             mv: m,
             before,
         });
-        if let Some(t) = self.rules.turns {
-            self.after_scheduled_ply(t, m);
+        if self.mechanics().uses(Hooks::AFTER_MOVE) {
+            self.after_move_hooks(m, &before);
         }
     }
 
-    /// The schedule's part of `make` (007 family): kept out of line, orthodox moves skip it.
-    #[cold]
+    /// The mechanics' part of `make` (and of a pass): kept out of line, variants without
+    /// state skip it.
     #[inline(never)]
-    fn after_scheduled_ply(&mut self, t: crate::variant::TurnRules, m: Move) {
-        crate::rules::schedule::after_ply(self, t, m);
+    fn after_move_hooks(&mut self, m: Move, before: &EditList) {
+        for mechanic in self.mechanics().with_hook(Hooks::AFTER_MOVE) {
+            mechanic.after_move(self, m, before);
+        }
+    }
+
+    /// Sets the number of plies played (a turn schedule's FEN field), keeping nothing else in
+    /// step: the caller rekeys.
+    pub(crate) fn set_ply(&mut self, ply: u32) {
+        self.state.ply = ply;
     }
 
     /// XORs a term into the key (a rule module's hook for state outside the board).
@@ -565,33 +579,6 @@ impl Position {
         self.history.last().map(|u| u.mv)
     }
 
-    /// Sets a variant-state byte (a rule module's hook), keeping the key in step.
-    pub fn set_extra(&mut self, slot: usize, value: u8) {
-        let z = &ZOBRIST.extra;
-        self.state.key ^= z[slot][self.state.extra[slot] as usize] ^ z[slot][value as usize];
-        self.state.extra[slot] = value;
-    }
-
-    /// The variant-state bytes read as one little-endian word: for modules that keep a set of
-    /// squares (bit = square index).
-    #[inline(always)]
-    pub fn extra_bits(&self) -> u64 {
-        u64::from_le_bytes(self.state.extra)
-    }
-
-    /// Sets all variant-state bytes from one word ([`Position::extra_bits`]), rehashing only
-    /// the bytes that change.
-    #[inline]
-    pub fn set_extra_bits(&mut self, bits: u64) {
-        let mut diff = bits ^ self.extra_bits();
-        let bytes = bits.to_le_bytes();
-        while diff != 0 {
-            let slot = diff.trailing_zeros() as usize / 8;
-            self.set_extra(slot, bytes[slot]);
-            diff &= !(0xFFu64 << (8 * slot));
-        }
-    }
-
     /// The key computed from scratch (tests compare it with the incremental one).
     pub fn compute_key(&self) -> u64 {
         let z = &*ZOBRIST;
@@ -609,18 +596,11 @@ impl Position {
         if self.stm == Color::Black {
             key ^= z.black_to_move;
         }
-        for (slot, &v) in self.state.extra.iter().enumerate() {
-            key ^= z.extra[slot][v as usize];
-        }
-        if let Some(t) = self.rules.turns {
-            key ^= crate::rules::schedule::phase_key(t.schedule, self.state.ply + 1);
+        key ^= self.mech_key();
+        for mechanic in self.mechanics().with_hook(Hooks::KEY) {
+            key ^= mechanic.key(self);
         }
         key
-    }
-
-    /// Whether the variant uses a rule module for extra moves.
-    pub fn special(&self) -> SpecialMoves {
-        self.rules.special
     }
 
     /// Removes the move history (keeps the position); used when a game's earlier moves no longer matter.
@@ -672,7 +652,7 @@ impl std::fmt::Display for Position {
 mod tests {
     use super::*;
     use crate::moves::MoveList;
-    use crate::variant::builtin_variants;
+    use crate::rules::builtin_variants;
 
     /// Everything `make` changes.
     fn snapshot(p: &Position) -> (Vec<Piece>, Vec<Bitboard>, State, Color, Move, Vec<Edit>) {
@@ -713,7 +693,7 @@ mod tests {
         for (variant, fen) in cases {
             let rules = set.get(variant).expect("built in");
             for _game in 0..20 {
-                let mut pos = Position::from_fen(rules.clone(), fen).expect("valid");
+                let mut pos = Position::from_fen(rules, fen).expect("valid");
                 for _ply in 0..120 {
                     let mut list = MoveList::new();
                     crate::movegen::legal_moves(&mut pos, &mut list);

@@ -22,12 +22,11 @@ impl Position {
         self.state.halfmove = self.state.halfmove.saturating_add(1);
         self.state.ply += 1;
         self.stm = self.stm.flip();
-        let rule = self.rules.state_rule;
-        if rule != crate::variant::StateRule::None {
-            // a pass is a ply without a move: the module updates its state as for any ply
-            crate::rules::after_move(rule, self, Move::NONE, &EditList::new());
-        }
         self.history.push(undo);
+        if self.mechanics().uses(super::Hooks::AFTER_MOVE) {
+            // a pass is a ply without a move: mechanics update their state as for any ply
+            self.after_move_hooks(Move::NONE, &EditList::new());
+        }
     }
 
     /// Takes a null move back (the same as `unmake`).

@@ -1,7 +1,7 @@
 //! Zobrist keys: one random number per (piece, square), castling rights, en-passant file,
-//! side to move and variant-state byte. Generated from a fixed seed, so keys are stable.
+//! side to move (mechanic state words hash through `state::word_key`). Generated from a fixed
+//! seed, so keys are stable.
 
-use super::EXTRA_SLOTS;
 use once_cell::sync::Lazy;
 
 /// The key tables.
@@ -14,8 +14,6 @@ pub struct Zobrist {
     pub ep_file: [u64; 8],
     /// XORed in when Black is to move.
     pub black_to_move: u64,
-    /// `extra[slot][value]` for the variant-state bytes.
-    pub extra: [[u64; 256]; EXTRA_SLOTS],
 }
 
 fn splitmix(state: &mut u64) -> u64 {
@@ -34,7 +32,6 @@ pub static ZOBRIST: Lazy<Box<Zobrist>> = Lazy::new(|| {
         castling: [0; 16],
         ep_file: [0; 8],
         black_to_move: 0,
-        extra: [[0; 256]; EXTRA_SLOTS],
     });
     for p in z.piece_square.iter_mut() {
         for k in p.iter_mut() {
@@ -52,11 +49,5 @@ pub static ZOBRIST: Lazy<Box<Zobrist>> = Lazy::new(|| {
         *k = splitmix(&mut s);
     }
     z.black_to_move = splitmix(&mut s);
-    for slot in z.extra.iter_mut() {
-        for (v, k) in slot.iter_mut().enumerate() {
-            // value 0 means "no state" and hashes to nothing
-            *k = if v == 0 { 0 } else { splitmix(&mut s) };
-        }
-    }
     z
 });

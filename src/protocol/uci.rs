@@ -333,13 +333,9 @@ impl Session {
             self.out
                 .line("info string no position was set: searching the start position");
         }
-        if self.engine.rules().turns.is_some() {
+        if let Some(turn) = self.engine.turn_description() {
             // 007 family: `go` answers one ply for the chooser of the next ply
-            let pos = self.engine.position();
-            self.out.line(&format!(
-                "info string {}",
-                crate::rules::schedule::describe(pos)
-            ));
+            self.out.line(&format!("info string {turn}"));
         }
         let reporter = Arc::new(UciReporter {
             out: self.out.clone(),

@@ -132,12 +132,9 @@ impl Session {
 
     fn start_search(&mut self) {
         let limits = self.limits();
-        if self.engine.rules().turns.is_some() {
+        if let Some(turn) = self.engine.turn_description() {
             // 007 family: say whose decision the ply is (a comment line for the GUI's log)
-            self.out.line(&format!(
-                "# {}",
-                crate::rules::schedule::describe(self.engine.position())
-            ));
+            self.out.line(&format!("# {turn}"));
         }
         let reporter: Arc<dyn Reporter> = if self.post || self.analyzing {
             Arc::new(XbReporter {
@@ -211,7 +208,7 @@ impl Session {
     }
 
     fn setup_lines(&self) {
-        let rules = self.engine.rules().clone();
+        let rules = self.engine.rules();
         if rules.name == "chess" {
             return;
         }

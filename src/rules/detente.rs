@@ -5,71 +5,92 @@
 //!   (R-007-9).
 //!
 //! Men are identified by the squares the m1 and m2 plies landed them on (R-007-8: castling
-//! lands two men, both count; a promoted man is the pawn). The squares live in `State::extra`
-//! (hashed): bytes 0-1 hold m1's squares, bytes 2-3 m2's, each as square index + 1, 0 = none.
+//! lands two men, both count; a promoted man is the pawn). The squares live in four square
+//! fields of the position state ([`Marks`], hashed), each pair in a fixed order so that equal
+//! sets hash equally.
 
 use super::schedule::{landing, TurnPos};
 use crate::geometry::{Bitboard, Square};
 use crate::moves::{Move, MoveKind, MoveList};
-use crate::position::Position;
+use crate::position::{Position, SquareField, StateLayout};
 
-/// Two square bytes in the stored order (the lower square first, none last), so that equal
-/// sets hash equally.
-#[inline]
-pub fn sorted([a, b]: [u8; 2]) -> [u8; 2] {
-    if b != 0 && (a == 0 || b < a) {
-        [b, a]
-    } else {
-        [a, b]
-    }
+/// The fields of the m1 and m2 squares.
+#[derive(Clone, Copy, Debug)]
+pub struct Marks {
+    m1: [SquareField; 2],
+    m2: [SquareField; 2],
 }
 
-/// The squares stored in two extra bytes.
-#[inline]
-fn squares(a: u8, b: u8) -> Bitboard {
-    let mut bb = Bitboard::EMPTY;
-    for x in [a, b] {
-        if x != 0 {
-            bb |= Square::new(x - 1).bb();
-        }
+impl Marks {
+    /// Claims the four square fields.
+    pub fn claim(state: &mut StateLayout) -> Result<Marks, String> {
+        let mut field = || state.square("detente");
+        Ok(Marks {
+            m1: [field()?, field()?],
+            m2: [field()?, field()?],
+        })
     }
-    bb
-}
 
-/// The m1 squares and m2 squares of the current turn.
-#[inline]
-pub fn marks(pos: &Position) -> (Bitboard, Bitboard) {
-    let e = pos.state().extra;
-    (squares(e[0], e[1]), squares(e[2], e[3]))
-}
-
-/// After ply `done` (just played, `m`): m1 and m2 record their landing squares; the last ply
-/// of a turn clears everything.
-pub(crate) fn record(pos: &mut Position, done: TurnPos, m: Move) {
-    let [a, b] = sorted(landing(m).map(|s| s.map_or(0, |s| s.raw() + 1)));
-    if done.is_last() {
-        for slot in 0..4 {
-            pos.set_extra(slot, 0);
-        }
-        return;
+    /// The m1 squares and m2 squares of the current turn.
+    #[inline]
+    pub fn get(&self, pos: &Position) -> (Bitboard, Bitboard) {
+        let set = |f: [SquareField; 2]| {
+            f.iter()
+                .filter_map(|&f| pos.square_in(f))
+                .fold(Bitboard::EMPTY, |b, s| b | s.bb())
+        };
+        (set(self.m1), set(self.m2))
     }
-    match done.slot() {
-        1 => {
-            pos.set_extra(0, a);
-            pos.set_extra(1, b);
+
+    /// The squares of slot 1 (m1) or 2 (m2), in stored order.
+    pub fn squares(&self, pos: &Position, slot: u32) -> [Option<Square>; 2] {
+        let f = if slot == 1 { self.m1 } else { self.m2 };
+        [pos.square_in(f[0]), pos.square_in(f[1])]
+    }
+
+    /// Stores the squares of slot 1 (m1) or 2 (m2), sorted (the lower square first, none last).
+    pub fn set(&self, pos: &mut Position, slot: u32, squares: [Option<Square>; 2]) {
+        let f = if slot == 1 { self.m1 } else { self.m2 };
+        let [a, b] = match squares {
+            [Some(a), Some(b)] if b < a => [Some(b), Some(a)],
+            [None, Some(b)] => [Some(b), None],
+            other => other,
+        };
+        pos.set_square_in(f[0], a);
+        pos.set_square_in(f[1], b);
+    }
+
+    /// After ply `done` (just played, `m`): m1 and m2 record their landing squares; the last
+    /// ply of a turn clears everything.
+    pub(crate) fn record(&self, pos: &mut Position, done: TurnPos, m: Move) {
+        if done.is_last() {
+            self.set(pos, 1, [None, None]);
+            self.set(pos, 2, [None, None]);
+            return;
         }
-        2 => {
-            pos.set_extra(2, a);
-            pos.set_extra(3, b);
-            // an m1 man taken en passant leaves its square empty: nothing left to restrict
-            for slot in 0..2 {
-                let x = pos.state().extra[slot];
-                if x != 0 && pos.piece_at(Square::new(x - 1)).is_none() {
-                    pos.set_extra(slot, 0);
-                }
+        match done.slot() {
+            1 => self.set(pos, 1, landing(m)),
+            2 => {
+                self.set(pos, 2, landing(m));
+                // an m1 man taken en passant leaves its square empty: nothing left to restrict
+                let kept = self
+                    .squares(pos, 1)
+                    .map(|s| s.filter(|&s| pos.piece_at(s).is_some()));
+                self.set(pos, 1, kept);
             }
+            _ => {}
         }
-        _ => {}
+    }
+
+    /// Removes the plies DET-1 and DET-2 forbid on an m3 slot.
+    pub fn filter(&self, pos: &Position, list: &mut MoveList) {
+        let (m1, m2) = self.get(pos);
+        if m2.any() {
+            super::retain(list, |m| !captures_on(pos, m, m2));
+        }
+        if m1.any() && list.iter().any(|&m| !moves_from(m, m1)) {
+            super::retain(list, |m| !moves_from(m, m1));
+        }
     }
 }
 
@@ -90,31 +111,4 @@ fn captures_on(pos: &Position, m: Move, marked: Bitboard) -> bool {
 #[inline]
 fn moves_from(m: Move, marked: Bitboard) -> bool {
     marked.has(m.from()) || (m.kind() == MoveKind::Castling && marked.has(m.rook_from()))
-}
-
-/// Removes the plies DET-1 and DET-2 forbid on an m3 slot.
-pub fn filter(pos: &Position, list: &mut MoveList) {
-    let (m1, m2) = marks(pos);
-    let mut kept = 0;
-    if m2.any() {
-        for i in 0..list.len() {
-            let m = list[i];
-            if !captures_on(pos, m, m2) {
-                list.as_mut_slice()[kept] = m;
-                kept += 1;
-            }
-        }
-        list.truncate(kept);
-    }
-    if m1.any() && list.iter().any(|&m| !moves_from(m, m1)) {
-        kept = 0;
-        for i in 0..list.len() {
-            let m = list[i];
-            if !moves_from(m, m1) {
-                list.as_mut_slice()[kept] = m;
-                kept += 1;
-            }
-        }
-        list.truncate(kept);
-    }
 }

@@ -31,11 +31,62 @@
 //! empty e3 leaves the target e3.
 
 use crate::geometry::Square;
-use crate::movegen::MoveText;
-use crate::moves::{Move, MoveList};
+use crate::moves::{Move, MoveList, MoveText};
 use crate::piece::{Piece, PieceType};
-use crate::position::{EditList, Position};
+use crate::position::{EditList, Hooks, Mechanic, MechanicSpec, Position, StateLayout};
 use crate::rules::{back_ranks, name_before, rights_lost_at};
+use crate::variant::{IniError, Rules, Section};
+
+/// Registration: `specialMoves = eviction`.
+pub const SPEC: MechanicSpec = MechanicSpec {
+    name: "eviction",
+    keys: &["specialMoves"],
+    selected_by: Some(("specialMoves", "eviction")),
+    build,
+};
+
+/// The Eviction mechanic (moves of its own; no settings, no state).
+#[derive(Clone, Copy, Debug)]
+pub struct Eviction;
+
+fn build(
+    ctx: &Section,
+    _rules: &mut Rules,
+    _state: &mut StateLayout,
+) -> Result<Option<Box<dyn Mechanic>>, IniError> {
+    Ok((ctx.get("specialMoves") == Some("eviction"))
+        .then(|| Box::new(Eviction) as Box<dyn Mechanic>))
+}
+
+impl Mechanic for Eviction {
+    fn name(&self) -> &'static str {
+        "eviction"
+    }
+
+    fn ini_key(&self) -> &'static str {
+        "specialMoves"
+    }
+
+    fn hooks(&self) -> Hooks {
+        Hooks::MOVES
+    }
+
+    fn generate(&self, pos: &Position, list: &mut MoveList) {
+        generate(pos, list);
+    }
+
+    fn edits(&self, pos: &Position, m: Move, out: &mut EditList) {
+        edits(pos, m, out);
+    }
+
+    fn write_move(&self, pos: &Position, m: Move, out: &mut MoveText) {
+        write(pos, m, out);
+    }
+
+    fn is_spelling(&self, pos: &Position, m: Move, s: &str) -> bool {
+        is_spelling(pos, m, s)
+    }
+}
 
 #[inline(always)]
 fn dest(m: Move) -> Square {

@@ -12,15 +12,101 @@
 //! legality of a move the ordinary relation is exact, because a King never ends a move next to
 //! a Knight. The module uses the orthodox piece slots (queen, king, knight).
 
+use super::retain;
 use crate::geometry::attacks::{between, TABLES};
 use crate::geometry::{Bitboard, Color, Square};
-use crate::moves::{Move, MoveKind};
+use crate::moves::{Move, MoveKind, MoveList};
 use crate::piece::PieceType;
-use crate::position::Position;
+use crate::position::{Hooks, Mechanic, MechanicSpec, Position, StateLayout};
+use crate::variant::{IniError, Rules, Section};
 
-/// Whether the ordinarily legal move `m` keeps the Queen and King rules. Judged from the board
-/// as it would be after the move, without playing it.
-pub fn allows(pos: &Position, m: Move) -> bool {
+/// Hippophobic's options.
+#[derive(Clone, Copy, Debug)]
+pub struct Hippophobic {
+    /// A King next to a Knight counts as in check (`hippophobicAdjacencyIsCheck`, HI-R2's
+    /// alternative).
+    adjacency_is_check: bool,
+    /// The castling King may not cross a square next to a Knight either
+    /// (`hippophobicCastling = path`, HI-R4's alternative).
+    castling_path: bool,
+}
+
+/// Registration: `restriction = hippophobic` and its two options.
+pub const SPEC: MechanicSpec = MechanicSpec {
+    name: "hippophobic",
+    keys: &[
+        "restriction",
+        "hippophobicAdjacencyIsCheck",
+        "hippophobicCastling",
+    ],
+    selected_by: Some(("restriction", "hippophobic")),
+    build,
+};
+
+fn build(
+    ctx: &Section,
+    _rules: &mut Rules,
+    _state: &mut StateLayout,
+) -> Result<Option<Box<dyn Mechanic>>, IniError> {
+    let adjacency_is_check = ctx.bool("hippophobicAdjacencyIsCheck", false)?;
+    let castling_path = ctx.two_way("hippophobicCastling", "destination", "path")?;
+    if ctx.get("restriction") != Some("hippophobic") {
+        for key in ["hippophobicAdjacencyIsCheck", "hippophobicCastling"] {
+            if ctx.sets(key) {
+                return Err(ctx.err(
+                    key,
+                    "only restriction = hippophobic reads this key, so it has no effect".into(),
+                ));
+            }
+        }
+        return Ok(None);
+    }
+    Ok(Some(Box::new(Hippophobic {
+        adjacency_is_check,
+        castling_path,
+    })))
+}
+
+impl Mechanic for Hippophobic {
+    fn name(&self) -> &'static str {
+        "hippophobic"
+    }
+
+    fn ini_key(&self) -> &'static str {
+        "restriction"
+    }
+
+    fn hooks(&self) -> Hooks {
+        Hooks::FILTER.with(Hooks::ATTACK).with(Hooks::VALIDATE)
+    }
+
+    fn conflict(&self, other: &dyn Mechanic) -> Option<String> {
+        super::restriction_conflict(other, true)
+    }
+
+    fn filter(&self, pos: &mut Position, list: &mut MoveList) {
+        retain(list, |m| self.allows(pos, m));
+    }
+
+    fn attacked(&self, pos: &Position, sq: Square, by: Color) -> bool {
+        attacked(pos, sq, by, self.adjacency_is_check)
+    }
+
+    fn validate(&self, pos: &Position) -> Result<(), String> {
+        validate(pos)
+    }
+}
+
+impl Hippophobic {
+    /// Whether the ordinarily legal move `m` keeps the Queen and King rules. Judged from the
+    /// board as it would be after the move, without playing it.
+    pub fn allows(&self, pos: &Position, m: Move) -> bool {
+        allows(pos, m, self.castling_path)
+    }
+}
+
+/// [`Hippophobic::allows`], with HI-R4's alternative when `castling_path`.
+fn allows(pos: &Position, m: Move, castling_path: bool) -> bool {
     let us = pos.side_to_move();
     let (from, to) = (m.from(), m.to());
     let knights = pos.kind(PieceType::KNIGHT);
@@ -47,7 +133,7 @@ pub fn allows(pos: &Position, m: Move) -> bool {
         // the King's destination; Knights do not move. With `hippophobicCastling = path` (HI-R4's
         // alternative) also the squares the King crosses, not the one it leaves.
         MoveKind::Castling => {
-            if pos.rules().hippophobic_castling_path
+            if castling_path
                 && between(from, to)
                     .iter()
                     .any(|s| (TABLES.king[s.index()] & knights).any())
@@ -68,11 +154,11 @@ pub fn allows(pos: &Position, m: Move) -> bool {
 /// attacked when it stands next to a Knight: adjacency counts as check, so a player without a
 /// legal move whose King touches a Knight is checkmated, and may not castle out of it. Squares
 /// the King only crosses keep the HI-R3 relation.
-pub fn attacked(pos: &Position, sq: Square, by: Color) -> bool {
+pub fn attacked(pos: &Position, sq: Square, by: Color, adjacency_is_check: bool) -> bool {
     let rules = pos.rules();
     let knights = pos.kind(PieceType::KNIGHT);
     let near_knight = (TABLES.king[sq.index()] & knights).any();
-    if near_knight && rules.hippophobic_adjacency_check && pos.king_square(by.flip()) == Some(sq) {
+    if near_knight && adjacency_is_check && pos.king_square(by.flip()) == Some(sq) {
         return true;
     }
     let on_knight = knights.has(sq);

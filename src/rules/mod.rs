@@ -1,123 +1,83 @@
-//! Rule modules: one module per mechanic that data cannot describe. Each owns its move
-//! generation, its board edits and its notation; shared code calls them only for
-//! `MoveKind::Special` moves, so orthodox moves never pay for them. Restrictions (legality
-//! filters: the facing rule, Hippophobic, Garrison, Nonlinear) are dispatched by [`restrict`],
-//! called only for variants with `Rules::restricts`.
+//! Mechanics: one module per rule that data cannot describe, each implementing the
+//! [`Mechanic`](crate::position::Mechanic) interface, and registered by one line of
+//! [`MECHANICS`]. Shared code reaches them only through that interface (`position::mechanic`),
+//! so adding a mechanic touches its module, its line here, its docs, tests and variants.ini.
+//! Game end ([`outcome`]) and the set of loaded variants ([`catalog`]) live here too.
 
 pub mod bracket;
+pub mod catalog;
+pub mod dead_material;
 pub mod detente;
 pub mod eviction;
 pub mod facing;
 pub mod garrison;
 pub mod hippophobic;
+pub mod mirror;
 pub mod nonlinear;
 pub mod outcome;
-pub mod restrict;
 pub mod schedule;
 pub mod spy;
 
-use crate::movegen::MoveText;
-use crate::moves::{Move, MoveList};
-use crate::position::{EditList, Position};
-use crate::variant::{SpecialMoves, StateRule};
+pub use catalog::{builtin_variants, VariantSet};
 
-/// Appends the module's pseudo-legal special moves (legality is tested by make/unmake).
-pub fn generate_special(special: SpecialMoves, pos: &Position, list: &mut MoveList) {
-    match special {
-        SpecialMoves::None => {}
-        SpecialMoves::Bracket => bracket::generate(pos, list),
-        SpecialMoves::Eviction => eviction::generate(pos, list),
+use crate::moves::Move;
+use crate::position::{EditList, Hooks, Mechanic, MechanicSpec, Position};
+
+/// The registered mechanics, in the order their hooks run (a legality filter that keeps moves
+/// only "while another move exists", Nonlinear's, comes after the filters that bar moves
+/// outright; FEN fields follow this order too).
+pub static MECHANICS: &[MechanicSpec] = &[
+    mirror::SPEC,
+    bracket::SPEC,
+    eviction::SPEC,
+    spy::SPEC,
+    facing::SPEC,
+    hippophobic::SPEC,
+    garrison::SPEC,
+    nonlinear::SPEC,
+    schedule::SPEC,
+    dead_material::SPEC,
+];
+
+/// Keys whose value names one module among several (`MechanicSpec::selected_by`), with the
+/// noun their errors use.
+pub static SELECTORS: &[(&str, &str)] = &[
+    ("specialMoves", "rule module"),
+    ("restriction", "restriction module"),
+];
+
+/// The conflicts of a legality filter built for ordinary moves and alternating turns: with a
+/// turn schedule (whose turn-completion shortcuts assume the ordinary moves) and, for the
+/// restriction modules (`with_moves`), with a mechanic that has moves of its own (their
+/// judgements without make know only the ordinary kinds).
+pub(crate) fn restriction_conflict(other: &dyn Mechanic, with_moves: bool) -> Option<String> {
+    let hooks = other.hooks();
+    if hooks.has(Hooks::TURNS) {
+        return Some(
+            "a restriction cannot be combined with a turn schedule (moveSchedule) yet".into(),
+        );
     }
+    if with_moves && hooks.has(Hooks::MOVES) {
+        return Some(format!(
+            "a restriction module cannot be combined with specialMoves = {} yet",
+            other.name()
+        ));
+    }
+    None
 }
 
-/// The square edits of a special move, in order.
-pub fn special_edits(special: SpecialMoves, pos: &Position, m: Move, edits: &mut EditList) {
-    match special {
-        SpecialMoves::None => {}
-        SpecialMoves::Bracket => bracket::edits(pos, m, edits),
-        SpecialMoves::Eviction => eviction::edits(pos, m, edits),
-    }
-}
-
-/// Writes the canonical spelling of a special move.
-pub fn write_special(special: SpecialMoves, pos: &Position, m: Move, out: &mut MoveText) {
-    match special {
-        SpecialMoves::None => {}
-        SpecialMoves::Bracket => bracket::write(pos, m, out),
-        SpecialMoves::Eviction => eviction::write(pos, m, out),
-    }
-}
-
-/// Whether `s` is a valid (possibly non-canonical) spelling of the legal move `m` (of any kind:
-/// a special route may have the same effect as an ordinary move).
-pub fn is_spelling(special: SpecialMoves, pos: &Position, m: Move, s: &str) -> bool {
-    match special {
-        SpecialMoves::None => false,
-        SpecialMoves::Bracket => bracket::is_spelling(pos, m, s),
-        SpecialMoves::Eviction => eviction::is_spelling(pos, m, s),
-    }
-}
-
-// ---------------------------------------------------------------------------------------------
-// State modules (`StateRule`): variant state in `State::extra`, updated after every ply, with a
-// capture filter and a FEN extension field. The position calls `after_move` only when the
-// variant has a module, the generator calls `immune` once per node.
-
-/// Updates the module's state after a ply (`m` = `Move::NONE` for a null move); `before` holds
-/// each edited square's content before the move. Called by `Position::make` after the edits,
-/// with the side to move already flipped.
+/// Keeps the moves of `list` for which `keep` holds, in order.
 #[inline]
-pub fn after_move(rule: StateRule, pos: &mut Position, m: Move, before: &EditList) {
-    match rule {
-        StateRule::None => {}
-        StateRule::Spy(r) => spy::after_move(pos, r, m, before),
-        StateRule::LastMove => nonlinear::record(pos, m),
-    }
-}
-
-/// Men that no move may capture in this position (the generator removes them from the targets;
-/// attacks and checks are unaffected).
-#[inline]
-pub fn immune(pos: &Position) -> Bitboard {
-    match pos.rules().state_rule {
-        StateRule::None => Bitboard::EMPTY,
-        StateRule::Spy(r) => spy::immune(pos, r),
-        StateRule::LastMove => Bitboard::EMPTY,
-    }
-}
-
-/// Whether the variant's FEN has an extension field after the move number.
-#[inline]
-pub fn has_fen_field(rule: StateRule) -> bool {
-    !matches!(rule, StateRule::None)
-}
-
-/// Reads the FEN extension field (the position's board and side to move are already set).
-pub fn parse_fen_field(rule: StateRule, pos: &mut Position, field: &str) -> Result<(), String> {
-    match rule {
-        StateRule::None => Err(format!(
-            "this variant has no FEN field after the move number, found '{field}'"
-        )),
-        StateRule::Spy(r) => spy::parse_fen_field(pos, r, field),
-        StateRule::LastMove => nonlinear::parse_fen_field(pos, field),
-    }
-}
-
-/// Appends the FEN extension field (nothing for variants without one).
-pub fn write_fen_field(rule: StateRule, pos: &Position, out: &mut String) {
-    match rule {
-        StateRule::None => {}
-        StateRule::Spy(_) => {
-            out.push(' ');
-            spy::write_fen_field(pos, out);
-        }
-        StateRule::LastMove => {
-            if let Some(field) = nonlinear::fen_field(pos) {
-                out.push(' ');
-                out.push_str(&field);
-            }
+pub(crate) fn retain(list: &mut crate::moves::MoveList, mut keep: impl FnMut(Move) -> bool) {
+    let mut n = 0;
+    for i in 0..list.len() {
+        let m = list[i];
+        if keep(m) {
+            list.as_mut_slice()[n] = m;
+            n += 1;
         }
     }
+    list.truncate(n);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -4,41 +4,128 @@
 //! otherwise every legal move is allowed (NL-R1). With no known last move (game start, FEN
 //! without it) nothing is restricted (NL-R2). Check stays geometric (NL-R3).
 //!
-//! The last move is position state: its two squares live in `State::extra` slots
-//! [`SLOT_FROM`] and [`SLOT_TO`] (square index + 1, 0 = unknown), so the transposition table and
-//! repetition see it. A FEN carries it as a seventh field `lm=<from><to>` (`lm=-` or absent:
+//! The last move is position state: two square fields the mechanic claims when the variant is
+//! loaded (0 = unknown), so the transposition table and repetition see it. A FEN carries it as a seventh field `lm=<from><to>` (`lm=-` or absent:
 //! unknown), as the rules file proposes (§1.6).
 
+use super::retain;
 use crate::geometry::{Bitboard, Square};
 use crate::moves::{Move, MoveList};
-use crate::position::Position;
+use crate::position::{
+    EditList, FenError, Hooks, Mechanic, MechanicSpec, Position, SquareField, StateLayout,
+};
+use crate::variant::{IniError, Rules, Section};
 
-/// `State::extra` slot of the last move's origin (square index + 1; 0 = unknown).
-pub const SLOT_FROM: usize = 1;
-/// `State::extra` slot of the last move's destination.
-pub const SLOT_TO: usize = 2;
 /// The FEN extension field's prefix.
 pub const FEN_PREFIX: &str = "lm=";
 
-/// The last move's squares, if known.
-#[inline]
-pub fn last_move(pos: &Position) -> Option<(Square, Square)> {
-    let e = pos.state().extra;
-    (e[SLOT_FROM] != 0 && e[SLOT_TO] != 0)
-        .then(|| (Square::new(e[SLOT_FROM] - 1), Square::new(e[SLOT_TO] - 1)))
+/// Nonlinear's state: the last move's two squares.
+#[derive(Clone, Copy, Debug)]
+pub struct Nonlinear {
+    from: SquareField,
+    to: SquareField,
 }
 
-/// Records `m` (just made) as the last move; a pass (`Move::NONE`, the search's null move)
-/// leaves no last move, so nothing is restricted after it.
-#[inline]
-pub fn record(pos: &mut Position, m: Move) {
-    let (from, to) = if m.is_none() {
-        (0, 0)
-    } else {
-        (m.from().raw() + 1, m.to().raw() + 1)
+/// Registration: `restriction = nonlinear`.
+pub const SPEC: MechanicSpec = MechanicSpec {
+    name: "nonlinear",
+    keys: &["restriction"],
+    selected_by: Some(("restriction", "nonlinear")),
+    build,
+};
+
+fn build(
+    ctx: &Section,
+    _rules: &mut Rules,
+    state: &mut StateLayout,
+) -> Result<Option<Box<dyn Mechanic>>, IniError> {
+    if ctx.get("restriction") != Some("nonlinear") {
+        return Ok(None);
+    }
+    let claim = |state: &mut StateLayout| {
+        state
+            .square("nonlinear")
+            .map_err(|e| ctx.err("restriction", e))
     };
-    pos.set_extra(SLOT_FROM, from);
-    pos.set_extra(SLOT_TO, to);
+    Ok(Some(Box::new(Nonlinear {
+        from: claim(state)?,
+        to: claim(state)?,
+    })))
+}
+
+impl Mechanic for Nonlinear {
+    fn name(&self) -> &'static str {
+        "nonlinear"
+    }
+
+    fn ini_key(&self) -> &'static str {
+        "restriction"
+    }
+
+    fn hooks(&self) -> Hooks {
+        Hooks::FILTER.with(Hooks::AFTER_MOVE).with(Hooks::FEN)
+    }
+
+    fn conflict(&self, other: &dyn Mechanic) -> Option<String> {
+        super::restriction_conflict(other, true)
+    }
+
+    /// The rule depends on the opponent's last move: a pass would lift it.
+    fn passing_is_sound(&self) -> bool {
+        false
+    }
+
+    fn filter(&self, pos: &mut Position, list: &mut MoveList) {
+        self.keep_unrestricted(pos, list);
+    }
+
+    /// Records the move just made; a pass (the search's null move) leaves no last move, so
+    /// nothing is restricted after it.
+    fn after_move(&self, pos: &mut Position, m: Move, _before: &EditList) {
+        let known = !m.is_none();
+        pos.set_square_in(self.from, known.then(|| m.from()));
+        pos.set_square_in(self.to, known.then(|| m.to()));
+    }
+
+    fn fen_fields(&self) -> usize {
+        1
+    }
+
+    fn read_fen(&self, pos: &mut Position, fields: &[&str]) -> Result<(), FenError> {
+        let last = match fields.first() {
+            None => None,
+            Some(field) => parse_fen_field(pos, field).map_err(FenError::Extension)?,
+        };
+        pos.set_square_in(self.from, last.map(|l| l.0));
+        pos.set_square_in(self.to, last.map(|l| l.1));
+        Ok(())
+    }
+
+    fn write_fen(&self, pos: &Position, out: &mut String) {
+        if let Some((f, t)) = self.last_move(pos) {
+            out.push_str(&format!(" {FEN_PREFIX}{f}{t}"));
+        }
+    }
+}
+
+impl Nonlinear {
+    /// The last move's squares, if known.
+    #[inline]
+    pub fn last_move(&self, pos: &Position) -> Option<(Square, Square)> {
+        Some((pos.square_in(self.from)?, pos.square_in(self.to)?))
+    }
+
+    /// Keeps only the unrestricted moves of `list` (the legal moves), unless there are none.
+    fn keep_unrestricted(&self, pos: &Position, list: &mut MoveList) {
+        let Some((from, to)) = self.last_move(pos) else {
+            return;
+        };
+        let barred = barred_lines(pos, from, to);
+        let free = |m: &Move| !barred.has(m.from()) && !barred.has(m.to());
+        if list.iter().any(free) {
+            retain(list, |m| free(&m));
+        }
+    }
 }
 
 /// The squares a move may neither leave nor reach after the last move `from`-`to`.
@@ -50,32 +137,13 @@ pub fn barred_lines(pos: &Position, from: Square, to: Square) -> Bitboard {
         & pos.rules().board
 }
 
-/// Keeps only the unrestricted moves of `list` (the legal moves), unless there are none.
-pub fn filter(pos: &Position, list: &mut MoveList) {
-    let Some((from, to)) = last_move(pos) else {
-        return;
-    };
-    let barred = barred_lines(pos, from, to);
-    let free = |m: &Move| !barred.has(m.from()) && !barred.has(m.to());
-    if list.iter().any(free) {
-        super::restrict::retain(list, |m| free(&m));
-    }
-}
-
-/// The FEN extension field for the position's last move, if it is known.
-pub fn fen_field(pos: &Position) -> Option<String> {
-    last_move(pos).map(|(f, t)| format!("{FEN_PREFIX}{f}{t}"))
-}
-
 /// Reads `lm=<from><to>` or `lm=-`. The named move must be one the side that just moved could
 /// have played to reach this placement: `from` empty now, `to` holding its man, and that man
 /// (or, on its promotion zone, a pawn) able to go `from`-`to` on this board.
-pub fn parse_fen_field(pos: &mut Position, field: &str) -> Result<(), String> {
+fn parse_fen_field(pos: &Position, field: &str) -> Result<Option<(Square, Square)>, String> {
     let v = field.strip_prefix(FEN_PREFIX).unwrap_or(field);
     if v == "-" {
-        pos.set_extra(SLOT_FROM, 0);
-        pos.set_extra(SLOT_TO, 0);
-        return Ok(());
+        return Ok(None);
     }
     let shape = pos.rules().shape;
     let squares = (v.is_ascii() && v.len() == 4)
@@ -106,9 +174,7 @@ pub fn parse_fen_field(pos: &mut Position, field: &str) -> Result<(), String> {
             "the man on {to} cannot have come from {from} in one move"
         ));
     }
-    pos.set_extra(SLOT_FROM, from.raw() + 1);
-    pos.set_extra(SLOT_TO, to.raw() + 1);
-    Ok(())
+    Ok(Some((from, to)))
 }
 
 /// Whether a man of type `t` of the side that just moved, now on `to`, could have come from

@@ -2,10 +2,14 @@
 //! player choosing a ply is not always the colour that moves.
 //!
 //! Every ply is an orthodox move of the colour to move (pseudo-legal where kings are captured);
-//! colours alternate every ply, choosers follow the variant's schedule (`Rules::turns`), a
+//! colours alternate every ply, choosers follow the variant's schedule (`moveSchedule`), a
 //! function of the global ply number p (`State::ply + 1`). On top of the orthodox plies come
 //! the Detente filter on the third ply of a turn ([`super::detente`]) and the turn-completion
 //! filter of ruling R-007-2: a ply after which the turn cannot be finished is illegal.
+//!
+//! As a mechanic ([`TurnSchedule`]) the schedule says who chooses each ply, filters the
+//! ordinary moves, keeps the Detente squares in the position state, puts the schedule
+//! position into the key, owns the 007-FEN's fields and judges the end of the game.
 //!
 //! Turn completion is an existence search. Two shortcuts keep it cheap:
 //! * a *unit* of a colour is an unpinned pawn whose step square is empty, or an unpinned
@@ -20,15 +24,250 @@
 //! * answers for turns with more than two plies left are kept in a small shared table keyed
 //!   by the position key (which includes the schedule position and the Detente squares).
 
-use super::detente;
+use super::detente::Marks;
+use super::outcome::{move_rule_draw, repetitions};
 use crate::geometry::attacks::{between, bishop_attacks, rook_attacks, TABLES};
 use crate::geometry::{Bitboard, Color, Square};
-use crate::movegen::{generic, in_check, orthodox};
+use crate::movegen::{in_check, ordinary_count, ordinary_legal_moves, orthodox};
 use crate::moves::{Move, MoveKind, MoveList};
 use crate::piece::PieceType;
-use crate::position::Position;
-use crate::variant::{Schedule, TurnRules};
+use crate::position::{EditList, FenError, Hooks, Mechanic, MechanicSpec, Position, StateLayout};
+use crate::variant::{data_is_orthodox, GameValue, IniError, Outcome, Rules, Section, Verdict};
 use std::sync::atomic::{AtomicU64, Ordering};
+
+/// Who chooses each ply (`moveSchedule`). Every schedule but `Alternate` is a 007 form: the
+/// colour to move still alternates every ply, the player choosing it does not.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Schedule {
+    /// Players alternate: the chooser is the colour to move (every variant but the 007 family).
+    Alternate,
+    /// 007 Chess: turns of three plies (own, enemy, own), White first.
+    Jackman,
+    /// Balanced 007: Black chooses ply 1, White plies 2-3, then turns of three from Black.
+    Balanced,
+    /// Progressive 007: turn n has n plies, White chooses the odd turns.
+    Progressive,
+}
+
+impl Schedule {
+    /// Parses a variants.ini value.
+    pub fn parse(s: &str) -> Option<Schedule> {
+        Some(match s {
+            "alternate" => Schedule::Alternate,
+            "007" => Schedule::Jackman,
+            "balanced007" => Schedule::Balanced,
+            "progressive007" => Schedule::Progressive,
+            _ => return None,
+        })
+    }
+}
+
+/// The 007 family's turn rules, fixed when the variant is loaded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TurnRules {
+    /// Who chooses which ply.
+    pub schedule: Schedule,
+    /// Detente restrictions on the third ply of a turn (`detente`).
+    pub detente: bool,
+    /// `turnCompletion = turn` (ruling R-007-2 (T)): a ply after which the turn cannot be
+    /// finished is illegal; `ply` (false) gives option (P).
+    pub complete_turns: bool,
+    /// `promotionChooser = owner`: on an enemy ply the pawn's owner picks the promotion piece.
+    pub promotion_by_owner: bool,
+}
+
+/// The schedule mechanic: the turn rules and, with Detente, the fields of its squares.
+#[derive(Clone, Copy, Debug)]
+pub struct TurnSchedule {
+    /// The turn rules.
+    pub rules: TurnRules,
+    /// The Detente squares (`None` without Detente).
+    marks: Option<Marks>,
+}
+
+/// Registration: `moveSchedule`, `detente`, `turnCompletion`, `promotionChooser`.
+pub const SPEC: MechanicSpec = MechanicSpec {
+    name: "schedule",
+    keys: &[
+        "moveSchedule",
+        "detente",
+        "turnCompletion",
+        "promotionChooser",
+    ],
+    selected_by: None,
+    build,
+};
+
+fn build(
+    ctx: &Section,
+    rules: &mut Rules,
+    state: &mut StateLayout,
+) -> Result<Option<Box<dyn Mechanic>>, IniError> {
+    let schedule = match ctx.get("moveSchedule") {
+        None => Schedule::Alternate,
+        Some(v) => Schedule::parse(v).ok_or_else(|| {
+            ctx.err(
+                "moveSchedule",
+                format!(
+                    "unknown schedule '{v}' (known: alternate, 007, balanced007, progressive007)"
+                ),
+            )
+        })?,
+    };
+    let detente = ctx.bool("detente", false)?;
+    let complete_turns = !ctx.two_way("turnCompletion", "turn", "ply")?;
+    let promotion_by_owner = ctx.two_way("promotionChooser", "mover", "owner")?;
+    if schedule == Schedule::Alternate {
+        for key in ["detente", "turnCompletion", "promotionChooser"] {
+            if ctx.get(key).is_some() && (key != "detente" || detente) {
+                return Err(ctx.err(
+                    key,
+                    "only meaningful with a 007 moveSchedule (007, balanced007, progressive007)"
+                        .into(),
+                ));
+            }
+        }
+        return Ok(None);
+    }
+    if detente && schedule == Schedule::Progressive {
+        return Err(ctx.err(
+            "detente",
+            "Progressive 007 cannot be combined with Detente (ruling R-007-13)".into(),
+        ));
+    }
+    // 007 plies are orthodox moves: the family is defined on the orthodox men and board
+    let mut plain = rules.clone();
+    plain.checking = true;
+    plain.castling_checks = true;
+    plain.extinction_value = None;
+    if !data_is_orthodox(&plain) {
+        return Err(ctx.err("moveSchedule", NEEDS_ORTHODOX.into()));
+    }
+    let marks = if detente {
+        Some(Marks::claim(state).map_err(|e| ctx.err("detente", e))?)
+    } else {
+        None
+    };
+    Ok(Some(Box::new(TurnSchedule {
+        rules: TurnRules {
+            schedule,
+            detente,
+            complete_turns,
+            promotion_by_owner,
+        },
+        marks,
+    })))
+}
+
+const NEEDS_ORTHODOX: &str =
+    "a 007 schedule needs the orthodox board, men and rules (kingCapture aside)";
+
+impl Mechanic for TurnSchedule {
+    fn name(&self) -> &'static str {
+        "schedule"
+    }
+
+    fn ini_key(&self) -> &'static str {
+        "moveSchedule"
+    }
+
+    fn hooks(&self) -> Hooks {
+        Hooks::FILTER
+            .with(Hooks::AFTER_MOVE)
+            .with(Hooks::FEN)
+            .with(Hooks::KEY)
+            .with(Hooks::TURNS)
+            .with(Hooks::END)
+    }
+
+    /// 007 plies are orthodox moves: no other mechanic may change what a ply is, what it
+    /// leaves behind or who moves (dead material, which only ends games, may stay).
+    fn conflict(&self, other: &dyn Mechanic) -> Option<String> {
+        (other.hooks() != Hooks::END && other.hooks() != Hooks::NONE)
+            .then(|| NEEDS_ORTHODOX.to_string())
+    }
+
+    fn passing_is_sound(&self) -> bool {
+        false
+    }
+
+    fn filter(&self, pos: &mut Position, list: &mut MoveList) {
+        self.restrict_plies(pos, list);
+        self.complete(pos, list);
+    }
+
+    fn count_legal(&self, pos: &mut Position) -> Option<usize> {
+        Some(self.count(pos))
+    }
+
+    fn after_move(&self, pos: &mut Position, m: Move, _before: &EditList) {
+        if !m.is_none() {
+            self.after_ply(pos, m);
+        }
+    }
+
+    fn fen_fields(&self) -> usize {
+        2
+    }
+
+    fn read_fen(&self, pos: &mut Position, fields: &[&str]) -> Result<(), FenError> {
+        self.read_fen_fields(pos, fields)
+            .map_err(FenError::Schedule)
+    }
+
+    fn write_fen(&self, pos: &Position, out: &mut String) {
+        out.push_str(&self.fen_suffix(pos));
+    }
+
+    fn after_setup(&self, pos: &mut Position) {
+        normalise_ep(pos);
+    }
+
+    fn key(&self, pos: &Position) -> u64 {
+        phase_key(self.rules.schedule, pos.state().ply + 1)
+    }
+
+    fn chooser(&self, pos: &Position) -> Color {
+        self.next_ply(pos).chooser
+    }
+
+    fn describe_turn(&self, pos: &Position) -> Option<String> {
+        Some(describe(pos))
+    }
+
+    fn owner_picks_promotion(&self, pos: &Position, m: Move) -> bool {
+        self.rules.promotion_by_owner
+            && m.promotion_type().is_some()
+            && pos.side_to_move() != self.next_ply(pos).chooser
+    }
+
+    fn is_dead(&self, pos: &Position) -> bool {
+        dead_position(pos)
+    }
+
+    fn verdict(&self, pos: &mut Position) -> Option<Option<Verdict>> {
+        Some(scheduled_verdict(pos))
+    }
+
+    /// The owner of a mated king loses, whoever chose the ply; plies that exist but cannot
+    /// complete the turn draw (R-007-2).
+    fn no_move_value(
+        &self,
+        pos: &mut Position,
+        checked: bool,
+    ) -> Option<(GameValue, &'static str)> {
+        if !checked {
+            return Some((pos.rules().stalemate_value, "stalemate"));
+        }
+        let mut list = MoveList::new();
+        plies(pos, &mut list);
+        Some(if list.is_empty() {
+            (pos.rules().checkmate_value, "checkmate")
+        } else {
+            (GameValue::Draw, "no completable turn")
+        })
+    }
+}
 
 /// Where a ply stands in the schedule.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -163,30 +402,55 @@ pub fn phase_key(schedule: Schedule, p: u32) -> u64 {
     z ^ (z >> 31)
 }
 
-/// The turn rules of a position's variant (only called for variants that have them).
-#[inline(always)]
-fn turns(pos: &Position) -> TurnRules {
-    pos.rules()
-        .turns
-        .expect("the schedule module serves 007 variants only")
+/// The schedule mechanic of a position's variant (only called for variants that have one).
+#[inline]
+fn turns(pos: &Position) -> &'static TurnSchedule {
+    TurnSchedule::of(pos).expect("the schedule module serves 007 variants only")
 }
 
-/// The schedule position of the next ply of `pos`.
+/// The schedule position of the next ply of `pos` (a position of a 007 variant).
 #[inline]
 pub fn next_ply(pos: &Position) -> TurnPos {
-    turn_of(turns(pos).schedule, pos.state().ply + 1)
+    turns(pos).next_ply(pos)
 }
 
-/// Called by `Position::make` after a ply of a scheduled variant: moves the schedule term of
-/// the key on and records the Detente squares.
-pub(crate) fn after_ply(pos: &mut Position, t: TurnRules, m: Move) {
-    let done = pos.state().ply; // number of the ply just played
-    pos.toggle_key(phase_key(t.schedule, done) ^ phase_key(t.schedule, done + 1));
-    if pos.ep_square().is_some() {
-        normalise_ep(pos);
+impl TurnSchedule {
+    /// The schedule of `pos`'s variant, if it has one.
+    #[inline]
+    pub fn of(pos: &Position) -> Option<&'static TurnSchedule> {
+        pos.mechanics().find::<TurnSchedule>()
     }
-    if t.detente {
-        detente::record(pos, turn_of(t.schedule, done), m);
+
+    /// The schedule position of the next ply of `pos`.
+    #[inline]
+    pub fn next_ply(&self, pos: &Position) -> TurnPos {
+        turn_of(self.rules.schedule, pos.state().ply + 1)
+    }
+
+    /// After a ply: moves the schedule term of the key on and records the Detente squares.
+    fn after_ply(&self, pos: &mut Position, m: Move) {
+        let t = self.rules;
+        let done = pos.state().ply; // number of the ply just played
+        pos.toggle_key(phase_key(t.schedule, done) ^ phase_key(t.schedule, done + 1));
+        if pos.ep_square().is_some() {
+            normalise_ep(pos);
+        }
+        if let Some(marks) = self.marks {
+            marks.record(pos, turn_of(t.schedule, done), m);
+        }
+    }
+
+    /// The Detente filter and the end by king capture on the ordinary moves: L(s) of R-007-2.
+    fn restrict_plies(&self, pos: &Position, list: &mut MoveList) {
+        if king_taken(pos) {
+            list.clear();
+            return;
+        }
+        if let Some(marks) = self.marks {
+            if self.next_ply(pos).slot() == 3 {
+                marks.filter(pos, list);
+            }
+        }
     }
 }
 
@@ -224,68 +488,55 @@ fn king_taken(pos: &Position) -> bool {
             .is_empty()
 }
 
-/// The orthodox moves of the colour to move (pseudo-legal where kings are captured).
-#[inline]
-fn base_moves(pos: &mut Position, list: &mut MoveList) {
-    if pos.rules().orthodox {
-        orthodox::legal_moves(pos, list);
-    } else {
-        generic::legal_moves(pos, list);
-    }
-}
-
-#[inline]
-fn base_count(pos: &mut Position) -> usize {
-    if pos.rules().orthodox {
-        orthodox::count_legal(pos)
-    } else {
-        generic::count_legal(pos)
-    }
-}
-
-/// L(s) of R-007-2: orthodox plies less the Detente filters; none once a king is captured.
+/// L(s) of R-007-2: orthodox plies (pseudo-legal where kings are captured) less the Detente
+/// filters; none once a king is captured.
 pub fn plies(pos: &mut Position, list: &mut MoveList) {
     list.clear();
     if king_taken(pos) {
         return;
     }
-    base_moves(pos, list);
-    let t = turns(pos);
-    if t.detente && next_ply(pos).slot() == 3 {
-        detente::filter(pos, list);
-    }
+    ordinary_legal_moves(pos, list);
+    turns(pos).restrict_plies(pos, list);
 }
 
 /// The legal plies: L(s), less (under turn completion) those after which the turn cannot be
 /// finished.
 pub fn legal_moves(pos: &mut Position, list: &mut MoveList) {
     plies(pos, list);
-    let t = turns(pos);
-    let tp = next_ply(pos);
-    if !t.complete_turns || tp.is_last() || list.is_empty() {
-        return;
-    }
-    let left = tp.len - tp.index; // plies of the turn after this one
-    if left == 1 && units(pos, pos.side_to_move().flip(), 3) >= 6 {
-        return;
-    }
-    let bulk = left == 2 && first_of_three_is_safe(pos);
-    let mut kept = 0;
-    for i in 0..list.len() {
-        let m = list[i];
-        let king_move = pos.piece_at(m.from()).kind() == PieceType::KING;
-        let ok = (bulk && !king_move) || {
-            pos.make(m);
-            let ok = can_finish(pos, left);
-            pos.unmake();
-            ok
-        };
-        if ok {
-            list.as_mut_slice()[kept] = m;
-            kept += 1;
+    turns(pos).complete(pos, list);
+}
+
+impl TurnSchedule {
+    /// Removes from L(s) (under turn completion) the plies after which the turn cannot be
+    /// finished.
+    fn complete(&self, pos: &mut Position, list: &mut MoveList) {
+        let t = self.rules;
+        let tp = self.next_ply(pos);
+        if !t.complete_turns || tp.is_last() || list.is_empty() {
+            return;
         }
+        let left = tp.len - tp.index; // plies of the turn after this one
+        if left == 1 && units(pos, pos.side_to_move().flip(), 3) >= 6 {
+            return;
+        }
+        let bulk = left == 2 && first_of_three_is_safe(pos);
+        let mut kept = 0;
+        for i in 0..list.len() {
+            let m = list[i];
+            let king_move = pos.piece_at(m.from()).kind() == PieceType::KING;
+            let ok = (bulk && !king_move) || {
+                pos.make(m);
+                let ok = can_finish(pos, left);
+                pos.unmake();
+                ok
+            };
+            if ok {
+                list.as_mut_slice()[kept] = m;
+                kept += 1;
+            }
+        }
+        list.truncate(kept);
     }
-    list.truncate(kept);
 }
 
 /// [`legal_moves`] by the plain definition of R-007-2, without shortcuts or cache: the
@@ -308,7 +559,7 @@ pub fn legal_moves_reference(pos: &mut Position, list: &mut MoveList) {
         })
     }
     plies(pos, list);
-    if !turns(pos).complete_turns || next_ply(pos).is_last() {
+    if !turns(pos).rules.complete_turns || next_ply(pos).is_last() {
         return;
     }
     let mut kept = 0;
@@ -325,32 +576,34 @@ pub fn legal_moves_reference(pos: &mut Position, list: &mut MoveList) {
     list.truncate(kept);
 }
 
-/// Number of legal plies, counted without listing where no filter needs the list.
-pub fn count_legal(pos: &mut Position) -> usize {
-    if king_taken(pos) {
-        return 0;
-    }
-    let t = turns(pos);
-    let tp = next_ply(pos);
-    let detente_slot = t.detente && tp.slot() == 3;
-    let unfiltered = !t.complete_turns
-        || tp.is_last()
-        || (tp.len - tp.index == 1 && units(pos, pos.side_to_move().flip(), 3) >= 6);
-    if unfiltered && !detente_slot {
-        return base_count(pos);
-    }
-    if unfiltered && pos.rules().orthodox {
-        // Detente's third ply counted without listing: DET-1 removes the captures of the m2
-        // men, DET-2 the other moves of the m1 men unless nothing else is left
-        let (m1, m2) = detente::marks(pos);
-        if let Some((all, det1, det2)) = orthodox::count_split(pos, m2, m1) {
-            let left = all - det1;
-            return if left > det2 { left - det2 } else { left };
+impl TurnSchedule {
+    /// Number of legal plies, counted without listing where no filter needs the list.
+    fn count(&self, pos: &mut Position) -> usize {
+        if king_taken(pos) {
+            return 0;
         }
+        let t = self.rules;
+        let tp = self.next_ply(pos);
+        let detente_slot = t.detente && tp.slot() == 3;
+        let unfiltered = !t.complete_turns
+            || tp.is_last()
+            || (tp.len - tp.index == 1 && units(pos, pos.side_to_move().flip(), 3) >= 6);
+        if unfiltered && !detente_slot {
+            return ordinary_count(pos);
+        }
+        if let (true, true, Some(marks)) = (unfiltered, pos.rules().orthodox, self.marks) {
+            // Detente's third ply counted without listing: DET-1 removes the captures of the m2
+            // men, DET-2 the other moves of the m1 men unless nothing else is left
+            let (m1, m2) = marks.get(pos);
+            if let Some((all, det1, det2)) = orthodox::count_split(pos, m2, m1) {
+                let left = all - det1;
+                return if left > det2 { left - det2 } else { left };
+            }
+        }
+        let mut list = MoveList::new();
+        legal_moves(pos, &mut list);
+        list.len()
     }
-    let mut list = MoveList::new();
-    legal_moves(pos, &mut list);
-    list.len()
 }
 
 /// Whether every ply but a king's (or castling) of the colour to move leaves a completable
@@ -407,9 +660,9 @@ fn can_finish(pos: &mut Position, left: u32) -> bool {
     }
     if left == 2 && units(pos, pos.side_to_move().flip(), 3) >= 6 {
         // a unit of the colour to move is a legal ply unless it is in check
-        return in_check(pos) || units(pos, pos.side_to_move(), 3) >= 1 || base_count(pos) > 0;
+        return in_check(pos) || units(pos, pos.side_to_move(), 3) >= 1 || ordinary_count(pos) > 0;
     }
-    let key = pos.key() ^ left as u64;
+    let key = pos.key() ^ left as u64 ^ variant_salt(pos);
     if let Some(v) = cache_probe(key) {
         return v;
     }
@@ -426,6 +679,16 @@ fn can_finish(pos: &mut Position, left: u32) -> bool {
     }
     cache_store(key, ok);
     ok
+}
+
+/// A term that sets one variant's cache keys apart from another's: the same placement and
+/// schedule position can be completable in one 007 form and not in another (Detente, king
+/// capture), so entries are keyed by the variant as well. Variants live for the process, so
+/// the address of the variant's data identifies it.
+#[inline]
+fn variant_salt(pos: &Position) -> u64 {
+    let addr = pos.rules() as *const _ as u64;
+    (addr ^ (addr >> 29)).wrapping_mul(0x9E37_79B9_7F4A_7C15)
 }
 
 /// Shared answers of [`can_finish`]: the key with its low bit replaced by the answer.
@@ -567,107 +830,108 @@ pub fn describe(pos: &Position) -> String {
 // ---------------------------------------------------------------------------------------------
 // 007-FEN (A.7.3): `<6 FEN fields> <p> [<m1>/<m2>]`
 
-/// Reads fields 7 and 8 of a 007-FEN: returns the number of plies played and the Detente
-/// bytes. `ply` is what the first six fields imply; without field 7 it stands.
-pub fn read_fen_fields(
-    pos: &Position,
-    fields: &[&str],
-    ply: u32,
-) -> Result<(u32, [u8; 4]), String> {
-    let t = turns(pos);
-    let mut extra = [0u8; 4];
-    let Some(p_field) = fields.first() else {
-        return Ok((ply, extra));
-    };
-    let p: u32 = p_field
-        .bytes()
-        .all(|b| b.is_ascii_digit())
-        .then(|| p_field.parse().ok())
-        .flatten()
-        .filter(|&p| (1..=2_000_000).contains(&p))
-        .ok_or_else(|| format!("ply number '{p_field}' is not a number from 1 to 2000000"))?;
-    if colour_of(p) != pos.side_to_move() {
-        return Err(format!(
-            "ply {p} moves a {} man, but the FEN has {} to move (White moves the odd plies)",
-            colour_of(p).name(),
-            pos.side_to_move().name()
-        ));
-    }
-    let tp = turn_of(t.schedule, p);
-    if let Some(d) = fields.get(1) {
-        let Some((a, b)) = d.split_once('/') else {
-            return Err(format!(
-                "Detente squares '{d}' must be <m1>/<m2>, e.g. c3/d5 or -/-"
-            ));
+impl TurnSchedule {
+    /// Reads fields 7 and 8 of a 007-FEN into `pos` (whose six fields are read): the number
+    /// of plies played and the Detente squares. Without field 7 the ply the six fields imply
+    /// stands.
+    fn read_fen_fields(&self, pos: &mut Position, fields: &[&str]) -> Result<(), String> {
+        let t = self.rules;
+        let Some(p_field) = fields.first() else {
+            return Ok(());
         };
-        let mut parse = |s: &str, slot: usize| -> Result<(), String> {
-            if s == "-" {
-                return Ok(());
-            }
-            for (i, name) in s.split(',').enumerate() {
-                let sq = Square::parse(name)
-                    .filter(|_| i < 2)
-                    .ok_or_else(|| format!("'{s}' is not one or two squares"))?;
-                let man = pos.piece_at(sq);
-                if man.is_none() {
-                    return Err(format!("Detente square {name} is empty"));
-                }
-                if slot == 2 && man.color() == pos.side_to_move() {
-                    return Err(format!(
-                        "m2 square {name} holds a {} man, but the m2 ply moved a {} one",
-                        man.color().name(),
-                        pos.side_to_move().flip().name()
-                    ));
-                }
-                extra[slot + i] = sq.raw() + 1;
-            }
-            Ok(())
-        };
-        parse(a, 0)?;
-        parse(b, 2)?;
-        for slot in [0, 2] {
-            [extra[slot], extra[slot + 1]] = detente::sorted([extra[slot], extra[slot + 1]]);
-        }
-        let any = extra.iter().any(|&x| x != 0);
-        if any && tp.slot() == 1 {
+        let p: u32 = p_field
+            .bytes()
+            .all(|b| b.is_ascii_digit())
+            .then(|| p_field.parse().ok())
+            .flatten()
+            .filter(|&p| (1..=2_000_000).contains(&p))
+            .ok_or_else(|| format!("ply number '{p_field}' is not a number from 1 to 2000000"))?;
+        if colour_of(p) != pos.side_to_move() {
             return Err(format!(
-                "ply {p} starts a turn, so the Detente squares must be -/-"
+                "ply {p} moves a {} man, but the FEN has {} to move (White moves the odd plies)",
+                colour_of(p).name(),
+                pos.side_to_move().name()
             ));
         }
-        if extra[2] != 0 && tp.slot() != 3 {
-            return Err(format!(
-                "ply {p} is not the third ply of a turn, so there are no m2 squares yet"
-            ));
+        let tp = turn_of(t.schedule, p);
+        let mut marks = [[None; 2]; 2];
+        if let Some(d) = fields.get(1) {
+            let Some((a, b)) = d.split_once('/') else {
+                return Err(format!(
+                    "Detente squares '{d}' must be <m1>/<m2>, e.g. c3/d5 or -/-"
+                ));
+            };
+            for (slot, s) in [a, b].into_iter().enumerate() {
+                marks[slot] = parse_marks(pos, s, slot == 1)?;
+            }
+            let any = marks.iter().flatten().any(|x| x.is_some());
+            if any && tp.slot() == 1 {
+                return Err(format!(
+                    "ply {p} starts a turn, so the Detente squares must be -/-"
+                ));
+            }
+            if marks[1].iter().any(|x| x.is_some()) && tp.slot() != 3 {
+                return Err(format!(
+                    "ply {p} is not the third ply of a turn, so there are no m2 squares yet"
+                ));
+            }
         }
-        if !t.detente {
-            // the squares mean nothing without Detente (A.6.3 writes them for every form)
-            extra = [0; 4];
+        pos.set_ply(p - 1);
+        // the squares mean nothing without Detente (A.6.3 writes them for every form)
+        if let Some(m) = self.marks {
+            m.set(pos, 1, marks[0]);
+            m.set(pos, 2, marks[1]);
         }
+        Ok(())
     }
-    Ok((p - 1, extra))
+
+    /// Fields 7 and 8 of the 007-FEN of `pos`, with a leading space.
+    fn fen_suffix(&self, pos: &Position) -> String {
+        let list = |slot: u32| -> String {
+            let names: Vec<String> = match self.marks {
+                Some(m) => m
+                    .squares(pos, slot)
+                    .iter()
+                    .flatten()
+                    .map(|s| s.to_string())
+                    .collect(),
+                None => Vec::new(),
+            };
+            if names.is_empty() {
+                "-".into()
+            } else {
+                names.join(",")
+            }
+        };
+        format!(" {} {}/{}", pos.state().ply + 1, list(1), list(2))
+    }
 }
 
-/// Fields 7 and 8 of the 007-FEN of `pos`, with a leading space.
-pub fn fen_suffix(pos: &Position) -> String {
-    let e = pos.state().extra;
-    let list = |a: u8, b: u8| -> String {
-        let names: Vec<String> = [a, b]
-            .iter()
-            .filter(|&&x| x != 0)
-            .map(|&x| Square::new(x - 1).to_string())
-            .collect();
-        if names.is_empty() {
-            "-".into()
-        } else {
-            names.join(",")
+/// One side of the Detente field: `-` or one or two squares holding men (m2's of the colour
+/// that moved on it, the one not to move now).
+fn parse_marks(pos: &Position, s: &str, m2: bool) -> Result<[Option<Square>; 2], String> {
+    let mut out = [None; 2];
+    if s == "-" {
+        return Ok(out);
+    }
+    for (i, name) in s.split(',').enumerate() {
+        let sq = Square::parse(name)
+            .filter(|_| i < 2)
+            .ok_or_else(|| format!("'{s}' is not one or two squares"))?;
+        let man = pos.piece_at(sq);
+        if man.is_none() {
+            return Err(format!("Detente square {name} is empty"));
         }
-    };
-    format!(
-        " {} {}/{}",
-        pos.state().ply + 1,
-        list(e[0], e[1]),
-        list(e[2], e[3])
-    )
+        if m2 && man.color() == pos.side_to_move() {
+            return Err(format!(
+                "m2 square {name} holds a {} man, but the m2 ply moved a {} one",
+                man.color().name(),
+                pos.side_to_move().flip().name()
+            ));
+        }
+        out[i] = Some(sq);
+    }
+    Ok(out)
 }
 
 /// The squares a ply lands men on (two for castling), Detente's notion of the men it moved.
@@ -677,6 +941,39 @@ pub fn landing(m: Move) -> [Option<Square>; 2] {
         MoveKind::Castling => [Some(m.to()), Some(m.rook_to())],
         _ => [Some(m.to()), None],
     }
+}
+
+/// The verdict in a 007 game (A.2, R-007-2/5/6/7): the owner of a mated or captured king
+/// loses, whoever chose the ply; stalemate, no completable turn, the move rule, repetition
+/// (the key includes the schedule position and the Detente squares) and dead positions draw.
+fn scheduled_verdict(pos: &mut Position) -> Option<Verdict> {
+    let owner = pos.side_to_move();
+    let won = |reason: &str| Verdict {
+        outcome: Outcome::Win(owner.flip()),
+        reason: reason.into(),
+    };
+    let drawn = |reason: String| Verdict {
+        outcome: Outcome::Draw,
+        reason,
+    };
+    match end(pos) {
+        Some(End::KingCaptured) => return Some(won("king capture")),
+        Some(End::Checkmate) => return Some(won("checkmate")),
+        Some(End::Stalemate) => return Some(drawn("stalemate".into())),
+        Some(End::NoCompletableTurn) => return Some(drawn("no completable turn".into())),
+        None => {}
+    }
+    if move_rule_draw(pos) {
+        return Some(drawn(format!("{}-ply rule", 2 * pos.rules().n_move_rule)));
+    }
+    let fold = pos.rules().n_fold_rule as usize;
+    if fold > 0 && repetitions(pos) + 1 >= fold {
+        return Some(drawn(format!("{fold}-fold repetition")));
+    }
+    if dead_position(pos) {
+        return Some(drawn("dead position".into()));
+    }
+    None
 }
 
 #[cfg(test)]

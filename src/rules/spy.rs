@@ -3,8 +3,8 @@
 //! captured only while it is *exposed*: right after a ply in which it captured. Everything else
 //! about the spy is data (`customPiece1 = s:Q`).
 //!
-//! State: the set of exposed spies, as squares, in the position's eight variant bytes
-//! (`Position::extra_bits`), so the Zobrist key (TT, repetition) and `unmake` carry it.
+//! State: the set of exposed spies, a square-set field of the position state claimed when the
+//! variant is loaded, so the Zobrist key (TT, repetition) and `unmake` carry it.
 //! With `spyExposure = nextPly` (the ruling, R-ESP-1 (a)) the set holds at most the spy that
 //! captured on the last ply; with `untilQuietMove` (option (b)) a spy stays in it until it moves
 //! without capturing (or is captured), whatever else is played meanwhile.
@@ -15,130 +15,230 @@
 use crate::geometry::{Bitboard, Square};
 use crate::moves::Move;
 use crate::piece::PieceType;
-use crate::position::{EditList, Position};
-use crate::variant::{SpyExposure, SpyRule};
+use crate::position::{
+    types_of, EditList, FenError, Hooks, Mechanic, MechanicSpec, Position, SquareSetField,
+    StateLayout,
+};
+use crate::variant::{IniError, Rules, Section};
 
-/// The spies of both colours.
-#[inline]
-fn spies(pos: &Position, rule: SpyRule) -> Bitboard {
-    let mut types = rule.types;
-    let mut men = Bitboard::EMPTY;
-    while types != 0 {
-        let t = PieceType(types.trailing_zeros() as u8);
-        types &= types - 1;
-        men |= pos.kind(t);
+/// How long a spy stays capturable after it captured (`spyExposure`, ruling R-ESP-1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SpyExposure {
+    /// Only on the ply right after its capture (`nextPly`, the ruling).
+    NextPly,
+    /// From its capture until it next moves without capturing (`untilQuietMove`, option (b)).
+    UntilQuietMove,
+}
+
+/// The spy mechanic: its types, its exposure rule and the field of exposed spies.
+#[derive(Clone, Copy, Debug)]
+pub struct Spy {
+    /// The spy types as a bit set (bit `t` for type `t`).
+    types: u16,
+    /// How long a spy that captured stays capturable.
+    exposure: SpyExposure,
+    /// The exposed spies.
+    exposed: SquareSetField,
+}
+
+/// Registration: `spyPieceTypes`, `spyExposure`.
+pub const SPEC: MechanicSpec = MechanicSpec {
+    name: "spy",
+    keys: &["spyPieceTypes", "spyExposure"],
+    selected_by: None,
+    build,
+};
+
+fn build(
+    ctx: &Section,
+    rules: &mut Rules,
+    state: &mut StateLayout,
+) -> Result<Option<Box<dyn Mechanic>>, IniError> {
+    let spy_types = ctx.letters("spyPieceTypes", rules)?;
+    if spy_types.contains(&PieceType::KING) {
+        return Err(ctx.err(
+            "spyPieceTypes",
+            format!(
+                "the king '{}' cannot be a spy: it is never captured while checking = true",
+                rules.letter(PieceType::KING)
+            ),
+        ));
     }
-    men
-}
-
-/// The exposed spies (capturable now).
-#[inline(always)]
-pub fn exposed(pos: &Position) -> Bitboard {
-    Bitboard(pos.extra_bits())
-}
-
-/// Men that may not be captured now: every spy that is not exposed.
-#[inline]
-pub fn immune(pos: &Position, rule: SpyRule) -> Bitboard {
-    spies(pos, rule) & !exposed(pos)
-}
-
-/// Updates the exposed set after a ply: `m` was just played (`Move::NONE` for a pass), `before`
-/// holds each edited square's content before the move.
-#[inline]
-pub fn after_move(pos: &mut Position, rule: SpyRule, m: Move, before: &EditList) {
-    let mut set = match rule.exposure {
-        SpyExposure::NextPly => 0,
-        SpyExposure::UntilQuietMove => pos.extra_bits(),
+    let exposure = match ctx.get("spyExposure") {
+        None => SpyExposure::NextPly,
+        Some("nextPly") => SpyExposure::NextPly,
+        Some("untilQuietMove") => SpyExposure::UntilQuietMove,
+        Some(v) => {
+            return Err(ctx.err(
+                "spyExposure",
+                format!("expected nextPly or untilQuietMove, found '{v}'"),
+            ))
+        }
     };
-    // a man on an edited square is no longer the spy that was exposed there (it moved on or was
-    // captured); a spy that captured is put back below
-    for e in before.as_slice() {
-        set &= !e.sq.bb().0;
+    if spy_types.is_empty() {
+        if ctx.sets("spyExposure") {
+            return Err(ctx.err(
+                "spyExposure",
+                "spyPieceTypes names no spy, so the key has no effect".into(),
+            ));
+        }
+        return Ok(None);
     }
-    if !m.is_none() {
-        let mover = before
-            .as_slice()
-            .iter()
-            .find(|e| e.sq == m.from())
-            .map(|e| e.after);
-        if let Some(mover) = mover.filter(|p| p.is_some()) {
-            let is_spy = rule.types >> mover.kind().0 & 1 != 0;
-            // an enemy man stood on an edited square: only captures edit enemy squares
-            let captured = before
+    let exposed = state
+        .square_set("spy")
+        .map_err(|e| ctx.err("spyPieceTypes", e))?;
+    Ok(Some(Box::new(Spy {
+        types: spy_types.iter().fold(0, |m, t| m | 1 << t.0),
+        exposure,
+        exposed,
+    })))
+}
+
+impl Mechanic for Spy {
+    fn name(&self) -> &'static str {
+        "spy"
+    }
+
+    fn ini_key(&self) -> &'static str {
+        "spyPieceTypes"
+    }
+
+    fn hooks(&self) -> Hooks {
+        Hooks::IMMUNE.with(Hooks::AFTER_MOVE).with(Hooks::FEN)
+    }
+
+    /// Every spy that is not exposed.
+    #[inline]
+    fn immune(&self, pos: &Position) -> Bitboard {
+        self.spies(pos) & !self.exposed(pos)
+    }
+
+    fn after_move(&self, pos: &mut Position, m: Move, before: &EditList) {
+        self.update(pos, m, before);
+    }
+
+    fn fen_fields(&self) -> usize {
+        1
+    }
+
+    fn read_fen(&self, pos: &mut Position, fields: &[&str]) -> Result<(), FenError> {
+        let set = match fields.first() {
+            None => Bitboard::EMPTY,
+            Some(field) => self
+                .parse_fen_field(pos, field)
+                .map_err(FenError::Extension)?,
+        };
+        pos.set_square_set(self.exposed, set);
+        Ok(())
+    }
+
+    fn write_fen(&self, pos: &Position, out: &mut String) {
+        out.push(' ');
+        let set = self.exposed(pos);
+        if set.is_empty() {
+            out.push('-');
+            return;
+        }
+        for (i, sq) in set.iter().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            out.push_str(&sq.to_string());
+        }
+    }
+}
+
+impl Spy {
+    /// The spies of both colours.
+    #[inline]
+    fn spies(&self, pos: &Position) -> Bitboard {
+        types_of(self.types).fold(Bitboard::EMPTY, |men, t| men | pos.kind(t))
+    }
+
+    /// The exposed spies (capturable now).
+    #[inline(always)]
+    pub fn exposed(&self, pos: &Position) -> Bitboard {
+        pos.square_set(self.exposed)
+    }
+
+    /// Updates the exposed set after a ply: `m` was just played (`Move::NONE` for a pass), `before`
+    /// holds each edited square's content before the move.
+    #[inline]
+    fn update(&self, pos: &mut Position, m: Move, before: &EditList) {
+        let mut set = match self.exposure {
+            SpyExposure::NextPly => 0,
+            SpyExposure::UntilQuietMove => self.exposed(pos).0,
+        };
+        // a man on an edited square is no longer the spy that was exposed there (it moved on or was
+        // captured); a spy that captured is put back below
+        for e in before.as_slice() {
+            set &= !e.sq.bb().0;
+        }
+        if !m.is_none() {
+            let mover = before
                 .as_slice()
                 .iter()
-                .any(|e| e.after.is_some() && e.after.color() != mover.color());
-            // R-ESP-3: a promotion that captured made no spy capture (the mover was a pawn)
-            if is_spy && captured && pos.piece_at(m.to()) == mover {
-                set |= m.to().bb().0;
+                .find(|e| e.sq == m.from())
+                .map(|e| e.after);
+            if let Some(mover) = mover.filter(|p| p.is_some()) {
+                let is_spy = self.types >> mover.kind().0 & 1 != 0;
+                // an enemy man stood on an edited square: only captures edit enemy squares
+                let captured = before
+                    .as_slice()
+                    .iter()
+                    .any(|e| e.after.is_some() && e.after.color() != mover.color());
+                // R-ESP-3: a promotion that captured made no spy capture (the mover was a pawn)
+                if is_spy && captured && pos.piece_at(m.to()) == mover {
+                    set |= m.to().bb().0;
+                }
             }
         }
+        pos.set_square_set(self.exposed, Bitboard(set));
     }
-    if set != pos.extra_bits() {
-        pos.set_extra_bits(set);
-    }
-}
 
-/// Writes the FEN extension field: `-` or the exposed squares, comma-separated.
-pub fn write_fen_field(pos: &Position, out: &mut String) {
-    let set = exposed(pos);
-    if set.is_empty() {
-        out.push('-');
-        return;
-    }
-    for (i, sq) in set.iter().enumerate() {
-        if i > 0 {
-            out.push(',');
+    /// Reads the FEN extension field into the position (whose board and side to move are set).
+    fn parse_fen_field(&self, pos: &Position, field: &str) -> Result<Bitboard, String> {
+        if field == "-" {
+            return Ok(Bitboard::EMPTY);
         }
-        out.push_str(&sq.to_string());
-    }
-}
-
-/// Reads the FEN extension field into the position (whose board and side to move are set).
-pub fn parse_fen_field(pos: &mut Position, rule: SpyRule, field: &str) -> Result<(), String> {
-    if field == "-" {
-        pos.set_extra_bits(0);
-        return Ok(());
-    }
-    let shape = pos.rules().shape;
-    let mut set = Bitboard::EMPTY;
-    for name in field.split(',') {
-        let sq: Square = shape.parse_square(name).ok_or_else(|| {
-            format!(
-                "'{name}' is not a square of this {}x{} board (expected '-' or the square of \
-                 the capturable spy, e.g. 'd4')",
-                shape.files, shape.ranks
-            )
-        })?;
-        if set.has(sq) {
-            return Err(format!("'{name}' is given twice"));
+        let shape = pos.rules().shape;
+        let mut set = Bitboard::EMPTY;
+        for name in field.split(',') {
+            let sq: Square = shape.parse_square(name).ok_or_else(|| {
+                format!(
+                    "'{name}' is not a square of this {}x{} board (expected '-' or the square of \
+                     the capturable spy, e.g. 'd4')",
+                    shape.files, shape.ranks
+                )
+            })?;
+            if set.has(sq) {
+                return Err(format!("'{name}' is given twice"));
+            }
+            let p = pos.piece_at(sq);
+            if !(p.is_some() && self.types >> p.kind().0 & 1 != 0) {
+                return Err(format!(
+                    "no spy stands on {name}, so it cannot be capturable"
+                ));
+            }
+            set |= sq.bb();
         }
-        let p = pos.piece_at(sq);
-        if !(p.is_some() && rule.types >> p.kind().0 & 1 != 0) {
-            return Err(format!(
-                "no spy stands on {name}, so it cannot be capturable"
-            ));
+        if self.exposure == SpyExposure::NextPly {
+            if set.more_than_one() {
+                return Err(format!(
+                    "'{field}': only the spy that captured on the last ply can be capturable"
+                ));
+            }
+            let sq = set.lsb();
+            let mover = pos.side_to_move().flip();
+            if pos.piece_at(sq).color() != mover {
+                return Err(format!(
+                    "the spy on {sq} is {}'s, but only a spy of the side that just moved ({}) can \
+                     be capturable",
+                    pos.piece_at(sq).color().name(),
+                    mover.name()
+                ));
+            }
         }
-        set |= sq.bb();
+        Ok(set)
     }
-    if rule.exposure == SpyExposure::NextPly {
-        if set.more_than_one() {
-            return Err(format!(
-                "'{field}': only the spy that captured on the last ply can be capturable"
-            ));
-        }
-        let sq = set.lsb();
-        let mover = pos.side_to_move().flip();
-        if pos.piece_at(sq).color() != mover {
-            return Err(format!(
-                "the spy on {sq} is {}'s, but only a spy of the side that just moved ({}) can \
-                 be capturable",
-                pos.piece_at(sq).color().name(),
-                mover.name()
-            ));
-        }
-    }
-    pos.set_extra_bits(set.0);
-    Ok(())
 }

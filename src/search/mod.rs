@@ -13,7 +13,7 @@ pub use threads::{search, SearchContext, SearchOptions, SearchResult};
 pub use time::TimeManager;
 
 use crate::moves::Move;
-use crate::variant::{Rules, SpecialMoves};
+use crate::position::{Hooks, Variant};
 
 /// Largest search depth in plies.
 pub const MAX_PLY: usize = 128;
@@ -32,34 +32,23 @@ pub struct Traits {
     /// A turn schedule (the 007 family): scores are from the chooser's point of view and the
     /// sign flips only where the chooser changes; quiescence stands pat on enemy plies.
     pub turns: bool,
-    /// `promotionChooser = owner` (R-007-1 option): on an enemy ply the pawn's owner picks the
-    /// promotion piece, so a promotion is worth the least of its pieces to the chooser.
-    pub owner_promotions: bool,
 }
 
 impl Traits {
     /// Derives the traits of a variant.
-    pub fn of(rules: &Rules) -> Traits {
+    pub fn of(variant: &Variant) -> Traits {
         // Passing is a sound bound only when being unable to move is no worse than a draw for
-        // the side to move and turns alternate; special mechanics keep it unless they say otherwise.
-        // A restriction that makes "every move barred" a loss (Torpedo) or depends on the
+        // the side to move and turns alternate; mechanics keep it unless they say otherwise.
+        // A filter that makes "every move barred" a loss (Torpedo) or depends on the
         // opponent's last move (Nonlinear) makes passing meaningless too.
-        let turns = rules.turns.is_some();
-        let null_move = rules.stalemate_value == crate::variant::GameValue::Draw
-            && rules.barred_value == crate::variant::GameValue::Draw
-            && rules.restriction.passing_is_sound()
-            && rules.checking
-            && !turns
-            && matches!(
-                rules.special,
-                SpecialMoves::None | SpecialMoves::Bracket | SpecialMoves::Eviction
-            );
-        let owner_promotions = rules.turns.is_some_and(|t| t.promotion_by_owner);
-        Traits {
-            null_move,
-            turns,
-            owner_promotions,
-        }
+        let mechanics = &variant.mechanics;
+        let turns = mechanics.uses(Hooks::TURNS);
+        let null_move = variant.stalemate_value == crate::variant::GameValue::Draw
+            && variant.barred_value == crate::variant::GameValue::Draw
+            && mechanics.passing_is_sound()
+            && variant.checking
+            && !turns;
+        Traits { null_move, turns }
     }
 }
 

@@ -314,10 +314,14 @@ impl<'a> Worker<'a> {
 
     /// Whether `m` is a promotion on an enemy ply whose piece the owner picks (R-007-1 option).
     #[inline(always)]
-    fn owner_picks(&self, m: Move, chooser: Color) -> bool {
-        self.traits.owner_promotions
+    fn owner_picks(&self, m: Move, _chooser: Color) -> bool {
+        self.traits.turns
             && m.promotion_type().is_some()
-            && self.pos.side_to_move() != chooser
+            && self
+                .pos
+                .mechanics()
+                .with_hook(crate::position::Hooks::TURNS)
+                .any(|t| t.owner_picks_promotion(&self.pos, m))
     }
 
     /// The value to the chooser of the pawn move of promotion `m` when the owner picks the
@@ -369,13 +373,6 @@ impl<'a> Worker<'a> {
     /// under a turn schedule the owner of the mated king loses, and plies that exist but
     /// cannot complete the turn draw.
     fn no_move_score(&mut self, checked: bool, ply: usize) -> i32 {
-        if self.traits.turns && checked {
-            let mut list = MoveList::new();
-            crate::rules::schedule::plies(&mut self.pos, &mut list);
-            if !list.is_empty() {
-                return 0;
-            }
-        }
         let v = self.no_move_value(checked, ply);
         self.for_chooser(v)
     }
@@ -503,9 +500,6 @@ impl<'a> Worker<'a> {
             return self.for_chooser(self.terminal_score(v, ply));
         }
         if self.is_repetition() || dead_material(&self.pos) {
-            return 0;
-        }
-        if self.traits.turns && crate::rules::schedule::dead_position(&self.pos) {
             return 0;
         }
         // mate distance pruning (under a schedule this very node may be a won end)

@@ -9,8 +9,7 @@
 use super::pgn::{parse_pgn_move, read_games};
 use crate::movegen::move_to_string;
 use crate::position::Position;
-use crate::variant::Rules;
-use std::sync::Arc;
+use crate::position::Variant;
 
 /// One opening: a start position and moves from it.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -48,15 +47,15 @@ pub struct OpeningsSpec {
 }
 
 /// The FEN as given, or `None` if it is the variant's start position.
-fn fen_or_start(rules: &Arc<Rules>, pos: &Position) -> Option<String> {
-    let start = Position::startpos(rules.clone());
+fn fen_or_start(rules: &'static Variant, pos: &Position) -> Option<String> {
+    let start = Position::startpos(rules);
     (pos.fen() != start.fen()).then(|| pos.fen())
 }
 
 /// Parses one EPD/FEN line into a position.
-fn parse_epd_line(rules: &Arc<Rules>, line: &str) -> Result<Position, String> {
+fn parse_epd_line(rules: &'static Variant, line: &str) -> Result<Position, String> {
     let whole = line.trim().trim_end_matches(';').trim();
-    let first_error = match Position::from_fen(rules.clone(), whole) {
+    let first_error = match Position::from_fen(rules, whole) {
         Ok(p) => return Ok(p),
         Err(e) => e.to_string(),
     };
@@ -76,7 +75,7 @@ fn parse_epd_line(rules: &Arc<Rules>, line: &str) -> Result<Position, String> {
         } else {
             fen.extend(["0", "1"]);
         }
-        if let Ok(p) = Position::from_fen(rules.clone(), &fen.join(" ")) {
+        if let Ok(p) = Position::from_fen(rules, &fen.join(" ")) {
             return Ok(p);
         }
     }
@@ -84,7 +83,7 @@ fn parse_epd_line(rules: &Arc<Rules>, line: &str) -> Result<Position, String> {
 }
 
 /// Loads and validates every opening of the file.
-pub fn load(spec: &OpeningsSpec, rules: &Arc<Rules>) -> Result<Vec<Opening>, String> {
+pub fn load(spec: &OpeningsSpec, rules: &'static Variant) -> Result<Vec<Opening>, String> {
     let text = std::fs::read_to_string(&spec.file)
         .map_err(|e| format!("cannot read openings file '{}': {e}", spec.file))?;
     let mut out = Vec::new();
@@ -113,9 +112,9 @@ pub fn load(spec: &OpeningsSpec, rules: &Arc<Rules>) -> Result<Vec<Opening>, Str
             for (gi, g) in read_games(&text).iter().enumerate() {
                 let where_ = || format!("{}: game {}", spec.file, gi + 1);
                 let mut pos = match g.tag("FEN") {
-                    Some(f) => Position::from_fen(rules.clone(), f)
+                    Some(f) => Position::from_fen(rules, f)
                         .map_err(|e| format!("{}: bad FEN tag: {e}", where_()))?,
-                    None => Position::startpos(rules.clone()),
+                    None => Position::startpos(rules),
                 };
                 let fen = fen_or_start(rules, &pos);
                 let mut moves = Vec::new();
@@ -169,7 +168,7 @@ pub fn shuffle<T>(v: &mut [T], seed: u64) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::variant::builtin_variants;
+    use crate::rules::builtin_variants;
 
     fn write(name: &str, text: &str) -> String {
         let dir = std::env::temp_dir().join(format!("chimera-openings-{}", std::process::id()));
@@ -200,7 +199,7 @@ mod tests {
              rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\n\n\
              r1bqkbnr/pppppppp/2n5/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 2 2\n",
         );
-        let o = load(&spec(f, Format::Epd), &chess).expect("loads");
+        let o = load(&spec(f, Format::Epd), chess).expect("loads");
         assert_eq!(o.len(), 3);
         assert!(o[0].fen.as_deref().is_some_and(|f| f.contains(" b KQkq")));
         assert_eq!(o[1].fen, None, "the start position needs no FEN");
@@ -208,7 +207,7 @@ mod tests {
             "b.epd",
             "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w\nxx\n",
         );
-        let e = load(&spec(bad, Format::Epd), &chess).expect_err("malformed");
+        let e = load(&spec(bad, Format::Epd), chess).expect_err("malformed");
         assert!(e.contains(":2:"), "{e}");
         let p = write(
             "c.pgn",
@@ -216,12 +215,12 @@ mod tests {
         );
         let mut s = spec(p, Format::Pgn);
         s.plies = Some(2);
-        let o = load(&s, &chess).expect("pgn");
+        let o = load(&s, chess).expect("pgn");
         assert_eq!(o[0].moves, vec!["e2e4", "c7c5"]);
         assert_eq!(o[1].moves, vec!["d2d4", "g8f6"]);
         let illegal = write("d.pgn", "1. e5 *\n");
-        assert!(load(&spec(illegal, Format::Pgn), &chess).is_err());
-        assert!(load(&spec("/nonexistent/x.epd".into(), Format::Epd), &chess).is_err());
+        assert!(load(&spec(illegal, Format::Pgn), chess).is_err());
+        assert!(load(&spec("/nonexistent/x.epd".into(), Format::Epd), chess).is_err());
     }
 
     #[test]

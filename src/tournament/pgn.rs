@@ -317,7 +317,7 @@ pub fn today() -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::variant::builtin_variants;
+    use crate::rules::builtin_variants;
 
     fn chess(fen: &str) -> Position {
         Position::from_fen(builtin_variants().get("chess").expect("chess"), fen).expect("fen")

@@ -364,7 +364,7 @@ fn adjudicate(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::variant::builtin_variants;
+    use crate::rules::builtin_variants;
 
     #[test]
     fn adjudication_rules() {

@@ -16,12 +16,13 @@ use super::stats::{SprtState, Wdl};
 use super::timecontrol::Clock;
 use crate::geometry::Color;
 use crate::position::Position;
+use crate::position::Variant;
+use crate::rules::builtin_variants;
 use crate::rules::outcome::Outcome;
-use crate::variant::{builtin_variants, Rules};
 use std::collections::HashSet;
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::Mutex;
 
 /// Prints a line to standard output, ignoring a closed pipe.
 fn say(s: &str) {
@@ -60,7 +61,7 @@ pub enum Ending {
 /// Everything fixed for the whole match.
 struct Plan<'a> {
     cfg: &'a MatchConfig,
-    rules: Arc<Rules>,
+    rules: &'static Variant,
     openings: Vec<Opening>,
     total: usize,
     interrupt: &'a AtomicBool,
@@ -297,8 +298,8 @@ fn worker(plan: &Plan, shared: &Mutex<Shared>) {
         ));
         let opening = plan.opening(index);
         let start = match &opening.fen {
-            Some(f) => Position::from_fen(plan.rules.clone(), f),
-            None => Ok(Position::startpos(plan.rules.clone())),
+            Some(f) => Position::from_fen(plan.rules, f),
+            None => Ok(Position::startpos(plan.rules)),
         };
         let Ok(start) = start else {
             // validated when the openings were loaded
@@ -398,7 +399,7 @@ pub fn run(cfg: &MatchConfig, interrupt: &AtomicBool) -> Result<Ending, String> 
         )
     })?;
     let openings = match &cfg.openings {
-        Some(spec) => openings::load(spec, &rules)?,
+        Some(spec) => openings::load(spec, rules)?,
         None => vec![Opening::default()],
     };
     // Start each engine once: a wrong command, protocol, option or variant is an error now,

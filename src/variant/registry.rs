@@ -3,15 +3,11 @@
 //! Defaults are orthodox chess; a section changes only what it names. Every key is checked:
 //! an unknown key, a bad value or an inconsistent combination is an error with file and line.
 
-use super::ini::{parse_ini, Entry, IniError, IniFile};
-use super::{
-    material_signature, GameValue, PieceDef, Restriction, Rules, Schedule, SpecialMoves,
-    SpyExposure, SpyRule, StateRule, TurnRules,
-};
+use super::ini::IniError;
+use super::{GameValue, PieceDef, Rules};
 use crate::geometry::{Bitboard, BoardShape, Color, Square};
 use crate::piece::{parse_betza, CompiledPiece, PieceType, MAX_PIECE_TYPES};
 use std::collections::{BTreeMap, BTreeSet};
-use std::sync::Arc;
 
 /// The variants.ini shipped inside the binary.
 pub const BUILTIN_INI: &str = include_str!("../../variants.ini");
@@ -64,38 +60,27 @@ const PLAIN_KEYS: &[&str] = &[
     "extinctionPieceTypes",
     "nMoveRule",
     "nFoldRule",
-    "specialMoves",
     "noAdjacentCapture",
-    "mirrorLeap",
-    "restriction",
-    "facingPieces",
-    "facingColors",
     "barredValue",
-    "garrisonKings",
-    "hippophobicAdjacencyIsCheck",
-    "hippophobicCastling",
     "pieceValueMg",
     "pieceValueEg",
-    "spyPieceTypes",
-    "spyExposure",
-    "deadMaterial",
-    "moveSchedule",
-    "detente",
     "kingCapture",
     "kingCaptureCastlingChecks",
-    "turnCompletion",
-    "promotionChooser",
 ];
 
 /// A key's value with where it was written.
 #[derive(Clone, Debug)]
-struct Setting {
-    value: String,
-    line: usize,
-    file: String,
+pub struct Setting {
+    /// The value as written.
+    pub value: String,
+    /// Its line.
+    pub line: usize,
+    /// Its file.
+    pub file: String,
 }
 
-type Settings = BTreeMap<String, Setting>;
+/// A section's keys, inherited and its own, by name.
+pub type Settings = BTreeMap<String, Setting>;
 
 /// Keys that only matter when the variant has pawns.
 const PAWN_KEYS: &[&str] = &[
@@ -109,135 +94,10 @@ const PAWN_KEYS: &[&str] = &[
     "enPassantRegion",
 ];
 
-/// All loaded variants, by name, in load order.
-#[derive(Clone, Default)]
-pub struct VariantSet {
-    order: Vec<String>,
-    rules: BTreeMap<String, Arc<Rules>>,
-    settings: BTreeMap<String, Settings>,
-    /// Where each variant's section is: file and header line.
-    defined_at: BTreeMap<String, (String, usize)>,
-}
-
-impl VariantSet {
-    /// An empty set.
-    pub fn new() -> VariantSet {
-        VariantSet::default()
-    }
-
-    /// Variant by name.
-    pub fn get(&self, name: &str) -> Option<Arc<Rules>> {
-        self.rules.get(name).cloned()
-    }
-
-    /// Names in load order.
-    pub fn names(&self) -> &[String] {
-        &self.order
-    }
-
-    /// Loads every section of a file. Sections may inherit from variants loaded before or from
-    /// earlier sections of the same file. On error nothing of the file is kept.
-    pub fn load_str(&mut self, file: &str, text: &str) -> Result<Vec<String>, IniError> {
-        let ini = parse_ini(file, text)?;
-        let mut staged = self.clone();
-        let names = staged.load_parsed(&ini)?;
-        *self = staged;
-        Ok(names)
-    }
-
-    /// Loads a file from disk.
-    pub fn load_file(&mut self, path: &str) -> Result<Vec<String>, IniError> {
-        let text = std::fs::read_to_string(path).map_err(|e| IniError {
-            file: path.to_string(),
-            line: 0,
-            key: None,
-            message: format!("cannot read the file: {e}"),
-        })?;
-        self.load_str(path, &text)
-    }
-
-    fn load_parsed(&mut self, ini: &IniFile) -> Result<Vec<String>, IniError> {
-        let mut names = Vec::new();
-        for section in &ini.sections {
-            if let Some((file, line)) = self.defined_at.get(&section.name) {
-                return Err(IniError {
-                    file: ini.file.clone(),
-                    line: section.line,
-                    key: None,
-                    message: format!(
-                        "variant '{}' is already defined at {file}:{line}; choose another name \
-                         (a new variant can start from it: [newname:{}])",
-                        section.name, section.name
-                    ),
-                });
-            }
-            let mut settings = match &section.parent {
-                Some(p) => match self.settings.get(p) {
-                    Some(s) => s.clone(),
-                    None => {
-                        return Err(IniError {
-                            file: ini.file.clone(),
-                            line: section.line,
-                            key: None,
-                            message: format!(
-                                "parent variant '{p}' is not defined (define it earlier)"
-                            ),
-                        })
-                    }
-                },
-                None => Settings::new(),
-            };
-            for Entry { key, value, line } in &section.entries {
-                settings.insert(
-                    key.clone(),
-                    Setting {
-                        value: value.clone(),
-                        line: *line,
-                        file: ini.file.clone(),
-                    },
-                );
-            }
-            let own: BTreeSet<String> = section.entries.iter().map(|e| e.key.clone()).collect();
-            let ctx = Ctx {
-                settings: &settings,
-                own: &own,
-                file: &ini.file,
-                section_line: section.line,
-                variant: &section.name,
-            };
-            let rules = compile(&ctx)?;
-            // the start position must parse
-            if let Err(e) =
-                crate::position::Position::from_fen(Arc::new(rules.clone()), &rules.start_fen)
-            {
-                return Err(ctx.err(
-                    "startFen",
-                    format!("start position of [{}] is invalid: {e}", section.name),
-                ));
-            }
-            self.order.push(section.name.clone());
-            self.rules.insert(section.name.clone(), Arc::new(rules));
-            self.settings.insert(section.name.clone(), settings);
-            self.defined_at
-                .insert(section.name.clone(), (ini.file.clone(), section.line));
-            names.push(section.name.clone());
-        }
-        Ok(names)
-    }
-}
-
-/// The variants compiled from the built-in variants.ini.
-pub fn builtin_variants() -> VariantSet {
-    let mut set = VariantSet::new();
-    // The shipped file is tested; failing here is a build defect, reported rather than hidden.
-    if let Err(e) = set.load_str("variants.ini (built in)", BUILTIN_INI) {
-        panic!("the built-in variants.ini is broken: {e}");
-    }
-    set
-}
-
-/// The section being compiled: its merged settings (inherited and own) and where it is.
-struct Ctx<'a> {
+/// The section being compiled: its merged settings (inherited and own) and where it is. The
+/// base compiler and the mechanics' builders read their keys through it, so every error
+/// points at the key's line (or, for an inherited key, at the section and where it came from).
+pub struct Section<'a> {
     settings: &'a Settings,
     /// Keys written in this section itself (not inherited).
     own: &'a BTreeSet<String>,
@@ -246,10 +106,38 @@ struct Ctx<'a> {
     variant: &'a str,
 }
 
-impl Ctx<'_> {
+impl<'a> Section<'a> {
+    /// The section `variant` (header at `file:section_line`) with merged `settings`, of which
+    /// it writes `own` itself.
+    pub fn new(
+        settings: &'a Settings,
+        own: &'a BTreeSet<String>,
+        file: &'a str,
+        section_line: usize,
+        variant: &'a str,
+    ) -> Section<'a> {
+        Section {
+            settings,
+            own,
+            file,
+            section_line,
+            variant,
+        }
+    }
+
+    /// The variant's name.
+    pub fn variant(&self) -> &str {
+        self.variant
+    }
+
+    /// The keys of the section, inherited and its own.
+    pub fn keys(&self) -> impl Iterator<Item = &str> {
+        self.settings.keys().map(String::as_str)
+    }
+
     /// An error about `key`: at the key's own line when this section writes it; otherwise at
     /// the section header, saying where an inherited value comes from.
-    fn err(&self, key: &str, message: String) -> IniError {
+    pub fn err(&self, key: &str, message: String) -> IniError {
         match self.settings.get(key) {
             Some(s) if self.own.contains(key) => IniError {
                 file: s.file.clone(),
@@ -276,15 +164,41 @@ impl Ctx<'_> {
     }
 
     /// Whether this section itself writes `key`.
-    fn sets(&self, key: &str) -> bool {
+    pub fn sets(&self, key: &str) -> bool {
         self.own.contains(key)
     }
 
-    fn get(&self, key: &str) -> Option<&str> {
+    /// The value of `key`, inherited or own.
+    pub fn get(&self, key: &str) -> Option<&str> {
         self.settings.get(key).map(|s| s.value.as_str())
     }
 
-    fn bool(&self, key: &str, default: bool) -> Result<bool, IniError> {
+    /// A list of piece letters (`-` or absent: none), as types of `rules`.
+    pub fn letters(&self, key: &str, rules: &Rules) -> Result<Vec<PieceType>, IniError> {
+        let v = match self.get(key) {
+            None | Some("-") => return Ok(Vec::new()),
+            Some(v) => v,
+        };
+        let mut out = Vec::new();
+        for c in v.chars().filter(|c| !c.is_whitespace()) {
+            let Some(t) = rules.type_of_letter(c).filter(|_| !c.is_ascii_uppercase()) else {
+                let hint = if rules.type_of_letter(c.to_ascii_lowercase()).is_some() {
+                    " (piece letters are lower case here)"
+                } else {
+                    ""
+                };
+                return Err(self.err(key, format!("no piece has the letter '{c}'{hint}")));
+            };
+            if out.contains(&t) {
+                return Err(self.err(key, format!("the letter '{c}' is given twice")));
+            }
+            out.push(t);
+        }
+        Ok(out)
+    }
+
+    /// A `true`/`false` key.
+    pub fn bool(&self, key: &str, default: bool) -> Result<bool, IniError> {
         match self.get(key) {
             None => Ok(default),
             Some("true") => Ok(true),
@@ -295,7 +209,7 @@ impl Ctx<'_> {
 
     /// A key with two named values: false for `usual` (also the default when the key is
     /// absent), true for `other`.
-    fn two_way(&self, key: &str, usual: &str, other: &str) -> Result<bool, IniError> {
+    pub fn two_way(&self, key: &str, usual: &str, other: &str) -> Result<bool, IniError> {
         match self.get(key) {
             None => Ok(false),
             Some(v) if v == usual => Ok(false),
@@ -304,7 +218,8 @@ impl Ctx<'_> {
         }
     }
 
-    fn number(&self, key: &str, default: u32, min: u32, max: u32) -> Result<u32, IniError> {
+    /// A whole number from `min` to `max`.
+    pub fn number(&self, key: &str, default: u32, min: u32, max: u32) -> Result<u32, IniError> {
         match self.get(key) {
             None => Ok(default),
             // digits only: u32's parser would also take "+5"
@@ -318,7 +233,8 @@ impl Ctx<'_> {
         }
     }
 
-    fn value(&self, key: &str, default: GameValue) -> Result<GameValue, IniError> {
+    /// A game value (`win`, `loss`, `draw`).
+    pub fn value(&self, key: &str, default: GameValue) -> Result<GameValue, IniError> {
         match self.get(key) {
             None => Ok(default),
             Some(v) => parse_value(v)
@@ -493,7 +409,10 @@ fn suggest<'k>(key: &str, known: impl Iterator<Item = &'k str>) -> Option<&'k st
         .map(|(_, k)| k)
 }
 
-fn compile(ctx: &Ctx) -> Result<Rules, IniError> {
+/// Compiles a section's data into [`Rules`]; `mechanic_keys` are the keys the registered
+/// mechanics read (known here, read by them). `Rules::orthodox` is left false: whether the
+/// orthodox generator may play the variant depends on its mechanics too.
+pub fn compile(ctx: &Section, mechanic_keys: &[&str]) -> Result<Rules, IniError> {
     let settings = ctx.settings;
     let name = ctx.variant;
 
@@ -521,11 +440,13 @@ fn compile(ctx: &Ctx) -> Result<Rules, IniError> {
         .collect();
     for key in settings.keys() {
         let known = PLAIN_KEYS.contains(&key.as_str())
+            || mechanic_keys.contains(&key.as_str())
             || all_piece_keys.contains(key)
             || mobility_keys.contains(key);
         if !known {
             let candidates = PLAIN_KEYS
                 .iter()
+                .chain(mechanic_keys)
                 .copied()
                 .chain(all_piece_keys.iter().map(String::as_str))
                 .chain(mobility_keys.iter().map(String::as_str));
@@ -650,15 +571,6 @@ fn compile(ctx: &Ctx) -> Result<Rules, IniError> {
                 "noAdjacentCapture",
                 format!("no piece has the letter '{l}'"),
             ));
-        }
-    }
-    // mirror leaps (Kaleidoscope): extra non-capturing leaps, so they are table data
-    if let Some(v) = ctx.get("mirrorLeap").filter(|v| *v != "-") {
-        for l in v.chars().filter(|c| !c.is_whitespace()) {
-            let Some(def) = pieces.iter_mut().flatten().find(|d| d.letter == l) else {
-                return Err(ctx.err("mirrorLeap", format!("no piece has the letter '{l}'")));
-            };
-            def.moves.add_mirror_leaps(shape);
         }
     }
     let type_of = |l: char| -> Option<PieceType> {
@@ -1006,142 +918,8 @@ fn compile(ctx: &Ctx) -> Result<Rules, IniError> {
             "extinctionValue is not set (or is none), so the key has no effect".into(),
         ));
     }
-    let special = match ctx.get("specialMoves") {
-        None => SpecialMoves::None,
-        Some(v) => SpecialMoves::parse(v).ok_or_else(|| {
-            ctx.err(
-                "specialMoves",
-                format!("unknown rule module '{v}' (known: none, bracket, eviction)"),
-            )
-        })?,
-    };
-    let spy_types = letter_list("spyPieceTypes", "")?;
-    if let Some(&royal) = spy_types.iter().find(|&&t| t == PieceType::KING) {
-        return Err(ctx.err(
-            "spyPieceTypes",
-            format!(
-                "the king '{}' cannot be a spy: it is never captured while checking = true",
-                letter_of(royal)
-            ),
-        ));
-    }
-    let exposure = match ctx.get("spyExposure") {
-        None => SpyExposure::NextPly,
-        Some(v) => SpyExposure::parse(v).ok_or_else(|| {
-            ctx.err(
-                "spyExposure",
-                format!("expected nextPly or untilQuietMove, found '{v}'"),
-            )
-        })?,
-    };
-    let state_rule = if spy_types.is_empty() {
-        if ctx.sets("spyExposure") {
-            return Err(ctx.err(
-                "spyExposure",
-                "spyPieceTypes names no spy, so the key has no effect".into(),
-            ));
-        }
-        StateRule::None
-    } else {
-        StateRule::Spy(SpyRule {
-            types: spy_types.iter().fold(0, |m, t| m | 1 << t.0),
-            exposure,
-        })
-    };
-    // dead material: "k:k kb:k", each side's complete set of men as letters
-    let mut dead_material = Vec::new();
-    let mut dead_material_men = 0;
-    if let Some(v) = ctx.get("deadMaterial").filter(|v| v.trim() != "-") {
-        for item in v.split_whitespace() {
-            let bad = |why: String| {
-                ctx.err(
-                    "deadMaterial",
-                    format!("'{item}': {why} (expected pairs such as 'k:k kb:k')"),
-                )
-            };
-            let Some((a, b)) = item.split_once(':') else {
-                return Err(bad("not a pair 'men:men'".into()));
-            };
-            let mut sigs = [0u64; 2];
-            for (side, letters) in [a, b].into_iter().enumerate() {
-                let mut counts = [0u32; MAX_PIECE_TYPES];
-                for c in letters.chars() {
-                    let t =
-                        type_of(c).ok_or_else(|| bad(format!("no piece has the letter '{c}'")))?;
-                    counts[t.index()] += 1;
-                }
-                if has_king && counts[PieceType::KING.index()] != 1 {
-                    return Err(bad("each side needs exactly one king".into()));
-                }
-                sigs[side] = material_signature(
-                    counts
-                        .iter()
-                        .enumerate()
-                        .map(|(i, &n)| (PieceType(i as u8), n)),
-                );
-            }
-            dead_material_men =
-                dead_material_men.max((a.chars().count() + b.chars().count()) as u32);
-            dead_material.push((sigs[0], sigs[1]));
-        }
-    }
-    let restriction = match ctx.get("restriction") {
-        None => Restriction::None,
-        Some(v) => Restriction::parse(v).ok_or_else(|| {
-            ctx.err(
-                "restriction",
-                format!(
-                    "unknown restriction module '{v}' (known: none, hippophobic, garrison, \
-                     nonlinear)"
-                ),
-            )
-        })?,
-    };
-    if restriction != Restriction::None && special != SpecialMoves::None {
-        return Err(ctx.err(
-            "restriction",
-            format!(
-                "a restriction module cannot be combined with specialMoves = {} yet",
-                special.name()
-            ),
-        ));
-    }
-    let facing_types = letter_list("facingPieces", "")?;
-    let facing = facing_types.iter().fold(0u16, |m, t| m | 1 << t.0);
-    let facing_opponents_only = ctx.two_way("facingColors", "any", "opposite")?;
-    if facing == 0 && ctx.sets("facingColors") {
-        return Err(ctx.err(
-            "facingColors",
-            "facingPieces names no piece, so the key has no effect".into(),
-        ));
-    }
-    let garrison_kings = ctx.bool("garrisonKings", true)?;
-    if restriction != Restriction::Garrison && ctx.sets("garrisonKings") {
-        return Err(ctx.err(
-            "garrisonKings",
-            "only restriction = garrison reads this key, so it has no effect".into(),
-        ));
-    }
-    let hippophobic_adjacency_check = ctx.bool("hippophobicAdjacencyIsCheck", false)?;
-    let hippophobic_castling_path = ctx.two_way("hippophobicCastling", "destination", "path")?;
-    if restriction != Restriction::Hippophobic {
-        for key in ["hippophobicAdjacencyIsCheck", "hippophobicCastling"] {
-            if ctx.sets(key) {
-                return Err(ctx.err(
-                    key,
-                    "only restriction = hippophobic reads this key, so it has no effect".into(),
-                ));
-            }
-        }
-    }
     let stalemate_value = ctx.value("stalemateValue", GameValue::Draw)?;
     let barred_value = ctx.value("barredValue", stalemate_value)?;
-    if facing == 0 && restriction == Restriction::None && ctx.sets("barredValue") {
-        return Err(ctx.err(
-            "barredValue",
-            "neither facingPieces nor restriction bars any move, so the key has no effect".into(),
-        ));
-    }
     let mut piece_value = [[None; MAX_PIECE_TYPES]; 2];
     for (phase, key) in ["pieceValueMg", "pieceValueEg"].iter().enumerate() {
         let Some(v) = ctx.get(key) else { continue };
@@ -1222,23 +1000,11 @@ fn compile(ctx: &Ctx) -> Result<Rules, IniError> {
         extinction_types,
         n_move_rule,
         n_fold_rule,
-        special,
-        restriction,
-        facing,
-        facing_opponents_only,
         barred_value,
-        garrison_kings,
-        hippophobic_adjacency_check,
-        hippophobic_castling_path,
-        restricts: facing != 0 || restriction != Restriction::None,
-        state_rule,
-        dead_material,
-        dead_material_men,
         piece_value,
         orthodox: false,
         type_mask,
         castling_checks: true,
-        turns: None,
     };
     rules.castling_checks = checking;
     if ctx.get("kingCaptureCastlingChecks").is_some() {
@@ -1251,120 +1017,80 @@ fn compile(ctx: &Ctx) -> Result<Rules, IniError> {
         }
         rules.castling_checks = ctx.bool("kingCaptureCastlingChecks", false)?;
     }
-    rules.turns = turn_rules(ctx, &rules)?;
-    // the restriction modules share State::extra with these, and were not built for schedules
-    if rules.restricts && (rules.turns.is_some() || rules.state_rule != StateRule::None) {
-        let key = if rules.restriction != Restriction::None {
-            "restriction"
-        } else {
-            "facingPieces"
-        };
-        return Err(ctx.err(
-            key,
-            "a restriction cannot be combined with a turn schedule (moveSchedule) or spies \
-             (spyPieceTypes) yet"
-                .into(),
-        ));
-    }
-    // Nonlinear's filter reads the last move, which the state module keeps
-    if rules.restriction == Restriction::Nonlinear {
-        rules.state_rule = StateRule::LastMove;
-    }
-    rules.orthodox = is_orthodox(&rules);
     Ok(rules)
 }
 
-/// The 007 family's keys (`moveSchedule`, `detente`, `turnCompletion`, `promotionChooser`):
-/// `None` for a variant whose players alternate.
-fn turn_rules(ctx: &Ctx, rules: &Rules) -> Result<Option<TurnRules>, IniError> {
-    let schedule = match ctx.get("moveSchedule") {
-        None => Schedule::Alternate,
-        Some(v) => Schedule::parse(v).ok_or_else(|| {
-            ctx.err(
-                "moveSchedule",
-                format!(
-                    "unknown schedule '{v}' (known: alternate, 007, balanced007, progressive007)"
-                ),
-            )
-        })?,
-    };
-    let detente = ctx.bool("detente", false)?;
-    let complete_turns = !ctx.two_way("turnCompletion", "turn", "ply")?;
-    let promotion_by_owner = ctx.two_way("promotionChooser", "mover", "owner")?;
-    if schedule == Schedule::Alternate {
-        for key in ["detente", "turnCompletion", "promotionChooser"] {
-            if ctx.get(key).is_some() && (key != "detente" || detente) {
-                return Err(ctx.err(
-                    key,
-                    "only meaningful with a 007 moveSchedule (007, balanced007, progressive007)"
-                        .into(),
-                ));
-            }
-        }
-        return Ok(None);
-    }
-    if detente && schedule == Schedule::Progressive {
-        return Err(ctx.err(
-            "detente",
-            "Progressive 007 cannot be combined with Detente (ruling R-007-13)".into(),
-        ));
-    }
-    // 007 plies are orthodox moves: the family is defined on the orthodox men and board
-    let mut plain = rules.clone();
-    plain.checking = true;
-    plain.castling_checks = true;
-    plain.extinction_value = None;
-    plain.turns = None;
-    if !is_orthodox(&plain) {
-        return Err(ctx.err(
-            "moveSchedule",
-            "a 007 schedule needs the orthodox board, men and rules (kingCapture aside)".into(),
-        ));
-    }
-    Ok(Some(TurnRules {
-        schedule,
-        detente,
-        complete_turns,
-        promotion_by_owner,
-    }))
-}
-
-/// Whether the hand-tuned orthodox generator plays these rules exactly.
-fn is_orthodox(r: &Rules) -> bool {
+/// Whether the hand-tuned orthodox generator plays these rules exactly (the mechanics aside).
+///
+/// Every field of [`Rules`] is named here: a field added to `Rules` does not compile until
+/// it is either compared with orthodox chess or declared irrelevant to move generation, so a
+/// new rule cannot silently send a variant to the orthodox generator.
+pub fn data_is_orthodox(r: &Rules) -> bool {
+    let Rules {
+        // irrelevant to move generation
+        name: _,
+        start_fen: _,
+        stalemate_value: _,
+        checkmate_value: _,
+        barred_value: _,
+        n_move_rule: _,
+        n_fold_rule: _,
+        piece_value: _,
+        orthodox: _,
+        type_mask: _,
+        royal: _,
+        // compared below
+        shape,
+        board: _,
+        pieces,
+        mobility,
+        promotion_region,
+        promotion_types: _,
+        mandatory_promotion,
+        double_step,
+        double_step_region,
+        en_passant,
+        castling,
+        castling_kingside_file,
+        castling_queenside_file,
+        castling_rook,
+        checking,
+        flying_general,
+        extinction_value,
+        extinction_types: _,
+        castling_checks,
+    } = r;
     let std_pieces = ORTHODOX_PIECES
         .iter()
         .enumerate()
         .all(|(i, (_, _, betza))| {
-            r.pieces[i].as_ref().is_some_and(|d| {
+            pieces[i].as_ref().is_some_and(|d| {
                 d.betza == *betza && !d.moves.no_adjacent_capture && !d.moves.mirror_leap
             })
         });
-    let no_fairies = r.pieces.iter().skip(6).all(|p| p.is_none());
-    let full = r.mobility.iter().all(|c| c.iter().all(|&m| m == r.board));
+    let no_fairies = pieces.iter().skip(6).all(|p| p.is_none());
+    let full = mobility.iter().all(|c| c.iter().all(|&m| m == r.board));
     std_pieces
         && no_fairies
         && full
-        && r.shape == BoardShape::STANDARD
-        && r.promotion_region == [Bitboard::RANK_1.shift_ranks(7), Bitboard::RANK_1]
-        && r.mandatory_promotion
-        && r.double_step
-        && r.double_step_region
+        && *shape == BoardShape::STANDARD
+        && *promotion_region == [Bitboard::RANK_1.shift_ranks(7), Bitboard::RANK_1]
+        && *mandatory_promotion
+        && *double_step
+        && *double_step_region
             == [
                 Bitboard::RANK_1.shift_ranks(1),
                 Bitboard::RANK_1.shift_ranks(6),
             ]
-        && r.en_passant
-        && r.castling
-        && r.castling_kingside_file == 6
-        && r.castling_queenside_file == 2
-        && r.castling_rook == PieceType::ROOK
-        && r.checking
-        && !r.flying_general
-        && r.special == SpecialMoves::None
-        && r.state_rule == StateRule::None
-        && !r.restricts
-        && r.extinction_value.is_none()
-        && r.castling_checks
+        && *en_passant
+        && *castling
+        && *castling_kingside_file == 6
+        && *castling_queenside_file == 2
+        && *castling_rook == PieceType::ROOK
+        && *checking
+        && !*flying_general
+        && extinction_value.is_none()
+        && *castling_checks
 }
 
 #[cfg(test)]

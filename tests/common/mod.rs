@@ -11,7 +11,7 @@
 use chimera::movegen::{legal_moves, move_to_string, parse_move};
 use chimera::moves::MoveList;
 use chimera::position::Position;
-use chimera::variant::builtin_variants;
+use chimera::rules::builtin_variants;
 use std::collections::{BTreeMap, BTreeSet};
 
 // ------------------------------------------------------------------------------------------
@@ -854,7 +854,9 @@ pub fn special_strings(p: &mut Position) -> Vec<String> {
 pub fn assert_generated_once(p: &mut Position) {
     let mut pseudo = MoveList::new();
     chimera::movegen::generic::pseudo_moves(p, &mut pseudo);
-    chimera::rules::generate_special(p.special(), p, &mut pseudo);
+    if let Some(mover) = p.mechanics().mover() {
+        mover.generate(p, &mut pseudo);
+    }
     let mover = p.side_to_move();
     let mut seen: BTreeMap<u64, String> = BTreeMap::new();
     for &m in pseudo.iter() {
@@ -970,7 +972,7 @@ pub fn random_games(variant: &str, games: usize, plies: usize, seed: u64) {
     };
     let rules = builtin_variants().get(variant).expect("built-in variant");
     for _ in 0..games {
-        let mut p = Position::startpos(rules.clone());
+        let mut p = Position::startpos(rules);
         let start = p.fen();
         let mut played = 0;
         for _ in 0..plies {
@@ -1007,7 +1009,7 @@ pub fn random_games(variant: &str, games: usize, plies: usize, seed: u64) {
                 p.key(),
                 "key drift after {text} from {fen}"
             );
-            let reread = Position::from_fen(rules.clone(), &p.fen()).expect("own FEN reads back");
+            let reread = Position::from_fen(rules, &p.fen()).expect("own FEN reads back");
             assert_eq!(
                 reread.key(),
                 p.key(),
@@ -1067,7 +1069,7 @@ pub fn random_cross_checks(
     };
     let rules = builtin_variants().get(variant).expect("built-in variant");
     for _ in 0..games {
-        let mut p = Position::startpos(rules.clone());
+        let mut p = Position::startpos(rules);
         for ply in 0..plies {
             if ply % every == 0 {
                 cross_check(variant, rule, &p.fen());

@@ -1,0 +1,185 @@
+//! Typed variant state: the words of [`State::mech`](super::State) that mechanics own.
+//!
+//! A mechanic asks a [`StateLayout`] for the fields it needs when its variant is loaded (a set
+//! of squares, a square, a few bits); the layout hands out disjoint bit ranges and refuses a
+//! variant whose mechanics need more than [`MECH_WORDS`] words, so no two mechanics ever share
+//! bits. The position stores the words in its saved state (so `unmake` restores them), hashes
+//! each word into the key, and offers typed accessors; the FEN reads and writes them through
+//! the mechanic that owns them.
+
+use super::Position;
+use crate::geometry::{Bitboard, Square};
+
+/// Number of 64-bit words of mechanic state in every position.
+pub const MECH_WORDS: usize = 2;
+
+/// A bit range of one state word, handed to a mechanic by [`StateLayout`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Field {
+    word: u8,
+    shift: u8,
+    width: u8,
+}
+
+impl Field {
+    #[inline(always)]
+    fn mask(self) -> u64 {
+        if self.width == 64 {
+            u64::MAX
+        } else {
+            (1u64 << self.width) - 1
+        }
+    }
+}
+
+/// A field holding a set of squares (a whole word).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SquareSetField(Field);
+
+/// A field holding one square or none (7 bits: square index + 1, 0 = none).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SquareField(Field);
+
+/// Hands out disjoint fields of the state words while a variant's mechanics are built.
+#[derive(Clone, Debug, Default)]
+pub struct StateLayout {
+    /// Bits used so far in each word.
+    used: [u8; MECH_WORDS],
+}
+
+impl StateLayout {
+    /// An empty layout.
+    pub fn new() -> StateLayout {
+        StateLayout::default()
+    }
+
+    /// A field of `width` bits (1..=64), in the first word with room; `owner` names the
+    /// mechanic for the error when nothing fits.
+    pub fn bits(&mut self, width: u8, owner: &str) -> Result<Field, String> {
+        assert!((1..=64).contains(&width), "field width {width}");
+        for (word, used) in self.used.iter_mut().enumerate() {
+            if 64 - *used >= width {
+                let f = Field {
+                    word: word as u8,
+                    shift: *used,
+                    width,
+                };
+                *used += width;
+                return Ok(f);
+            }
+        }
+        Err(format!(
+            "{owner} needs {width} more bits of position state than the {MECH_WORDS} words \
+             left by the variant's other mechanics"
+        ))
+    }
+
+    /// A field holding a set of squares.
+    pub fn square_set(&mut self, owner: &str) -> Result<SquareSetField, String> {
+        self.bits(64, owner).map(SquareSetField)
+    }
+
+    /// A field holding one square or none.
+    pub fn square(&mut self, owner: &str) -> Result<SquareField, String> {
+        self.bits(7, owner).map(SquareField)
+    }
+}
+
+/// The key term of state word `word` holding `value` (0 hashes to nothing, so a variant
+/// without state, or with empty state, keys as before). A mixing function rather than a table,
+/// since a word can hold any value.
+#[inline]
+pub(super) fn word_key(word: usize, value: u64) -> u64 {
+    if value == 0 {
+        return 0;
+    }
+    let mut z = value ^ (0xA076_1D64_78BD_642F_u64.wrapping_mul(word as u64 + 1));
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31) | 1
+}
+
+impl Position {
+    /// The value of a state field.
+    #[inline(always)]
+    pub fn field(&self, f: Field) -> u64 {
+        self.state.mech[f.word as usize] >> f.shift & f.mask()
+    }
+
+    /// Sets a state field, keeping the key in step.
+    #[inline]
+    pub fn set_field(&mut self, f: Field, value: u64) {
+        let w = f.word as usize;
+        let old = self.state.mech[w];
+        let new = (old & !(f.mask() << f.shift)) | ((value & f.mask()) << f.shift);
+        if new != old {
+            self.state.key ^= word_key(w, old) ^ word_key(w, new);
+            self.state.mech[w] = new;
+        }
+    }
+
+    /// The squares of a square-set field.
+    #[inline(always)]
+    pub fn square_set(&self, f: SquareSetField) -> Bitboard {
+        Bitboard(self.field(f.0))
+    }
+
+    /// Sets a square-set field.
+    #[inline]
+    pub fn set_square_set(&mut self, f: SquareSetField, squares: Bitboard) {
+        self.set_field(f.0, squares.0);
+    }
+
+    /// The square of a square field, if any.
+    #[inline(always)]
+    pub fn square_in(&self, f: SquareField) -> Option<Square> {
+        match self.field(f.0) {
+            0 => None,
+            v => Some(Square::new(v as u8 - 1)),
+        }
+    }
+
+    /// Sets a square field.
+    #[inline]
+    pub fn set_square_in(&mut self, f: SquareField, sq: Option<Square>) {
+        self.set_field(f.0, sq.map_or(0, |s| s.raw() as u64 + 1));
+    }
+
+    /// The key terms of all state words (for [`Position::compute_key`]).
+    pub(super) fn mech_key(&self) -> u64 {
+        self.state
+            .mech
+            .iter()
+            .enumerate()
+            .fold(0, |k, (w, &v)| k ^ word_key(w, v))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fields_are_disjoint_and_refused_when_full() {
+        let mut layout = StateLayout::new();
+        let a = layout.square("a").expect("room");
+        let b = layout.square("b").expect("room");
+        assert_ne!(a, b);
+        assert_eq!((a.0.word, a.0.shift), (0, 0));
+        assert_eq!((b.0.word, b.0.shift), (0, 7));
+        // a whole word does not fit beside them: it takes the second word
+        let set = layout.square_set("set").expect("room");
+        assert_eq!(set.0.word, 1);
+        assert!(layout.square_set("another").is_err());
+        let err = layout.bits(60, "greedy").expect_err("full");
+        assert!(err.contains("greedy"), "{err}");
+    }
+
+    #[test]
+    fn word_keys_are_nonzero_and_distinct() {
+        assert_eq!(word_key(0, 0), 0);
+        assert_ne!(word_key(0, 1), 0);
+        assert_ne!(word_key(0, 1), word_key(1, 1));
+        assert_ne!(word_key(0, 1), word_key(0, 2));
+    }
+}
