@@ -78,11 +78,18 @@ pub(crate) fn apply_filters(pos: &mut Position, list: &mut MoveList) {
 /// listing where the generator and the filters can.
 #[inline]
 pub fn count_legal(pos: &mut Position) -> usize {
-    let mechanics = pos.mechanics();
-    if !mechanics.uses(Hooks::FILTER) {
-        return ordinary_count(pos);
+    if pos.mechanics().uses(Hooks::FILTER) {
+        count_filtered(pos)
+    } else {
+        ordinary_count(pos)
     }
-    let mut filters = mechanics.with_hook(Hooks::FILTER);
+}
+
+/// [`count_legal`] where a mechanic filters the moves: its own count when it is the only
+/// filter and can count, else the length of the list.
+#[inline(never)]
+fn count_filtered(pos: &mut Position) -> usize {
+    let mut filters = pos.mechanics().with_hook(Hooks::FILTER);
     if let (Some(only), None) = (filters.next(), filters.next()) {
         if let Some(n) = only.count_legal(pos) {
             return n;

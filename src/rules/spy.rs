@@ -3,8 +3,10 @@
 //! captured only while it is *exposed*: right after a ply in which it captured. Everything else
 //! about the spy is data (`customPiece1 = s:Q`).
 //!
-//! State: the set of exposed spies, a square-set field of the position state claimed when the
-//! variant is loaded, so the Zobrist key (TT, repetition) and `unmake` carry it.
+//! State: the exposed spies, in a field of the position state claimed when the variant is
+//! loaded (one square under the ruling, where only the spy that just captured is exposed; a
+//! square set under `untilQuietMove`), so the Zobrist key (TT, repetition) and `unmake` carry
+//! it.
 //! With `spyExposure = nextPly` (the ruling, R-ESP-1 (a)) the set holds at most the spy that
 //! captured on the last ply; with `untilQuietMove` (option (b)) a spy stays in it until it moves
 //! without capturing (or is captured), whatever else is played meanwhile.
@@ -16,8 +18,8 @@ use crate::geometry::{Bitboard, Square};
 use crate::moves::Move;
 use crate::piece::PieceType;
 use crate::position::{
-    types_of, EditList, FenError, Hooks, Mechanic, MechanicSpec, Position, SquareSetField,
-    StateLayout,
+    types_of, EditList, FenError, Hooks, Mechanic, MechanicSpec, Position, SquareField,
+    SquareSetField, StateLayout,
 };
 use crate::variant::{IniError, Rules, Section};
 
@@ -38,7 +40,16 @@ pub struct Spy {
     /// How long a spy that captured stays capturable.
     exposure: SpyExposure,
     /// The exposed spies.
-    exposed: SquareSetField,
+    exposed: Exposed,
+}
+
+/// Where the exposed spies are kept.
+#[derive(Clone, Copy, Debug)]
+enum Exposed {
+    /// At most one (`nextPly`).
+    One(SquareField),
+    /// Any number (`untilQuietMove`).
+    Set(SquareSetField),
 }
 
 /// Registration: `spyPieceTypes`, `spyExposure`.
@@ -84,9 +95,11 @@ fn build(
         }
         return Ok(None);
     }
-    let exposed = state
-        .square_set("spy")
-        .map_err(|e| ctx.err("spyPieceTypes", e))?;
+    let exposed = match exposure {
+        SpyExposure::NextPly => state.square("spy").map(Exposed::One),
+        SpyExposure::UntilQuietMove => state.square_set("spy").map(Exposed::Set),
+    }
+    .map_err(|e| ctx.err("spyPieceTypes", e))?;
     Ok(Some(Box::new(Spy {
         types: spy_types.iter().fold(0, |m, t| m | 1 << t.0),
         exposure,
@@ -128,7 +141,7 @@ impl Mechanic for Spy {
                 .parse_fen_field(pos, field)
                 .map_err(FenError::Extension)?,
         };
-        pos.set_square_set(self.exposed, set);
+        self.set_exposed(pos, set);
         Ok(())
     }
 
@@ -158,7 +171,18 @@ impl Spy {
     /// The exposed spies (capturable now).
     #[inline(always)]
     pub fn exposed(&self, pos: &Position) -> Bitboard {
-        pos.square_set(self.exposed)
+        match self.exposed {
+            Exposed::One(f) => pos.square_in(f).map_or(Bitboard::EMPTY, |s| s.bb()),
+            Exposed::Set(f) => pos.square_set(f),
+        }
+    }
+
+    /// Stores the exposed spies (at most one under `nextPly`, which the callers keep).
+    fn set_exposed(&self, pos: &mut Position, set: Bitboard) {
+        match self.exposed {
+            Exposed::One(f) => pos.set_square_in(f, set.any().then(|| set.lsb())),
+            Exposed::Set(f) => pos.set_square_set(f, set),
+        }
     }
 
     /// Updates the exposed set after a ply: `m` was just played (`Move::NONE` for a pass), `before`
@@ -193,7 +217,7 @@ impl Spy {
                 }
             }
         }
-        pos.set_square_set(self.exposed, Bitboard(set));
+        self.set_exposed(pos, Bitboard(set));
     }
 
     /// Reads the FEN extension field into the position (whose board and side to move are set).
