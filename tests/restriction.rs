@@ -695,10 +695,8 @@ fn null_move_only_where_passing_keeps_its_meaning() {
         ("chess", true),
     ] {
         let rules = builtin_variants().get(variant).expect("built in");
-        assert_eq!(
-            chimera::search::Traits::of(rules).null_move,
-            allowed,
-            "{variant}"
-        );
+        use chimera::search::game::{Game, VariantGame};
+        let game = VariantGame::new(Position::startpos(rules));
+        assert_eq!(game.null_move_sound(), allowed, "{variant}");
     }
 }

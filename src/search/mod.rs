@@ -1,10 +1,13 @@
 //! Search: iterative deepening with aspiration windows over a principal-variation alpha-beta
 //! search, run by Lazy SMP threads that share one lock-free transposition table.
 //!
-//! The search reads the rules only through [`Traits`] (is a null move sound, ...) and the
-//! game-end functions of `rules::outcome`; it never asks which variant it is playing.
+//! The search reads the game only through the [`game::Game`] trait (moves, make/unmake, key,
+//! whose decision the next ply is, game ends, evaluation, whether passing is sound); it never
+//! asks which variant it is playing. Orthodox chess is searched through its own
+//! implementation of the trait, with no mechanic on its path.
 
 mod busy;
+pub mod game;
 mod threads;
 mod time;
 mod worker;
@@ -13,7 +16,6 @@ pub use threads::{search, SearchContext, SearchOptions, SearchResult};
 pub use time::TimeManager;
 
 use crate::moves::Move;
-use crate::position::{Hooks, Variant};
 
 /// Largest search depth in plies.
 pub const MAX_PLY: usize = 128;
@@ -23,34 +25,6 @@ pub const MATE: i32 = 32000;
 pub const MATE_BOUND: i32 = MATE - 2 * MAX_PLY as i32;
 /// Larger than any score.
 pub const INFINITE: i32 = 32500;
-
-/// What the search may assume about the game, derived once from the rules.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Traits {
-    /// Passing is a sound lower bound (no zugzwang-decided endings, alternating turns).
-    pub null_move: bool,
-    /// A turn schedule (the 007 family): scores are from the chooser's point of view and the
-    /// sign flips only where the chooser changes; quiescence stands pat on enemy plies.
-    pub turns: bool,
-}
-
-impl Traits {
-    /// Derives the traits of a variant.
-    pub fn of(variant: &Variant) -> Traits {
-        // Passing is a sound bound only when being unable to move is no worse than a draw for
-        // the side to move and turns alternate; mechanics keep it unless they say otherwise.
-        // A filter that makes "every move barred" a loss (Torpedo) or depends on the
-        // opponent's last move (Nonlinear) makes passing meaningless too.
-        let mechanics = &variant.mechanics;
-        let turns = mechanics.uses(Hooks::TURNS);
-        let null_move = variant.stalemate_value == crate::variant::GameValue::Draw
-            && variant.barred_value == crate::variant::GameValue::Draw
-            && mechanics.passing_is_sound()
-            && variant.checking
-            && !turns;
-        Traits { null_move, turns }
-    }
-}
 
 /// Limits of one search, as a GUI gives them.
 #[derive(Clone, Debug, Default)]

@@ -9,10 +9,11 @@
 //! and must all stop on one flag; a work-stealing pool brings nothing here.
 
 use super::busy::BusyTable;
+use super::game::{Game, OrthodoxGame, VariantGame};
 use super::worker::{RootMove, Shared, Worker};
 use super::{
-    wdl, ReportedScore, Reporter, ScoreBound, SearchInfo, SearchLimits, TimeManager, Traits,
-    INFINITE, MATE, MATE_BOUND, MAX_PLY,
+    wdl, ReportedScore, Reporter, ScoreBound, SearchInfo, SearchLimits, TimeManager, INFINITE,
+    MATE, MATE_BOUND, MAX_PLY,
 };
 use crate::eval::EvalParams;
 use crate::movegen::{legal_moves, move_to_string};
@@ -87,6 +88,23 @@ pub fn search(
     ctx: &SearchContext,
     reporter: &dyn Reporter,
 ) -> SearchResult {
+    // orthodox chess gets a worker of its own, with no mechanic in its node loop
+    if OrthodoxGame::fits(root.rules()) {
+        search_game(root, OrthodoxGame::new, limits, options, ctx, reporter)
+    } else {
+        search_game(root, VariantGame::new, limits, options, ctx, reporter)
+    }
+}
+
+/// [`search`] with every thread searching `game(root)`.
+fn search_game<G: Game>(
+    root: &Position,
+    game: fn(Position) -> G,
+    limits: &SearchLimits,
+    options: &SearchOptions,
+    ctx: &SearchContext,
+    reporter: &dyn Reporter,
+) -> SearchResult {
     let SearchContext {
         tt,
         eval,
@@ -125,7 +143,6 @@ pub fn search(
         pondering,
         busy: busy.as_ref(),
     };
-    let traits = Traits::of(root.rules());
     let max_depth = limits.depth.map_or(MAX_PLY as i32 - 4, |d| {
         (d as i32).clamp(1, MAX_PLY as i32 - 4)
     });
@@ -142,7 +159,7 @@ pub fn search(
                 .name(format!("search-{id}"))
                 .stack_size(64 << 20);
             let handle = builder.spawn_scoped(scope, move || {
-                let mut w = Worker::new(id, root.clone(), root_list, shared, eval, traits);
+                let mut w = Worker::new(id, game(root.clone()), root_list, shared, eval);
                 iterate(
                     &mut w,
                     max_depth,
@@ -216,8 +233,8 @@ pub fn search(
 }
 
 #[allow(clippy::too_many_arguments)]
-fn iterate(
-    w: &mut Worker,
+fn iterate<G: Game>(
+    w: &mut Worker<G>,
     max_depth: i32,
     multipv: usize,
     tm: &TimeManager,
@@ -350,8 +367,8 @@ fn iterate(
 }
 
 #[allow(clippy::too_many_arguments)]
-fn report(
-    w: &Worker,
+fn report<G: Game>(
+    w: &Worker<G>,
     depth: u32,
     pv_idx: usize,
     bound: ScoreBound,

@@ -3,15 +3,12 @@
 //! check extension and mate-distance pruning.
 
 use super::busy::BusyTable;
-use super::{Traits, INFINITE, MATE, MATE_BOUND, MAX_PLY};
+use super::game::Game;
+use super::{INFINITE, MATE, MATE_BOUND, MAX_PLY};
 use crate::eval::EvalParams;
 use crate::geometry::Color;
-use crate::movegen::generic::is_capture;
-use crate::movegen::{in_check, legal_moves};
-use crate::moves::{Move, MoveKind, MoveList};
+use crate::moves::{Move, MoveList};
 use crate::piece::PieceType;
-use crate::position::Position;
-use crate::rules::outcome::{dead_material, extinction, move_rule_draw};
 use crate::tt::{Bound, TranspositionTable};
 use crate::variant::GameValue;
 use once_cell::sync::Lazy;
@@ -89,15 +86,14 @@ const DEFER_MIN_DEPTH: i32 = 3;
 /// Most moves one node puts off.
 const MAX_DEFERRED: usize = 32;
 
-/// Per-thread search state.
-pub struct Worker<'a> {
+/// Per-thread search state, generic over the game searched.
+pub struct Worker<'a, G: Game> {
     /// Thread index (0 = main).
     pub id: usize,
-    /// The thread's own copy of the position.
-    pub pos: Position,
+    /// The thread's own copy of the game.
+    pub pos: G,
     shared: &'a Shared<'a>,
     eval: &'a EvalParams,
-    traits: Traits,
     local_nodes: u64,
     /// Deepest ply reached in the current iteration.
     pub seldepth: u32,
@@ -111,16 +107,15 @@ pub struct Worker<'a> {
     pub stopped: bool,
 }
 
-impl<'a> Worker<'a> {
+impl<'a, G: Game> Worker<'a, G> {
     /// A worker for `pos` searching `root` moves.
     pub fn new(
         id: usize,
-        pos: Position,
+        pos: G,
         root: &[Move],
         shared: &'a Shared<'a>,
         eval: &'a EvalParams,
-        traits: Traits,
-    ) -> Worker<'a> {
+    ) -> Worker<'a, G> {
         let root_moves = root
             .iter()
             .map(|&mv| RootMove {
@@ -136,7 +131,6 @@ impl<'a> Worker<'a> {
             pos,
             shared,
             eval,
-            traits,
             local_nodes: 0,
             seldepth: 0,
             killers: [[Move::NONE; 2]; MAX_PLY + 2],
@@ -215,8 +209,8 @@ impl<'a> Worker<'a> {
                 break;
             };
             let m = self.root_moves[i].mv;
-            let chooser = self.pos.chooser();
-            if self.owner_picks(m, chooser) {
+            let chooser = self.pos.decider();
+            if self.pos.owner_picks(m) {
                 on_move(m, i + 1);
                 let score = self.owner_promotion(m, chooser, depth, alpha, beta, 0);
                 if self.stopped {
@@ -247,7 +241,7 @@ impl<'a> Worker<'a> {
             }
             on_move(m, i + 1);
             self.count_node();
-            let gives_check = in_check(&self.pos);
+            let gives_check = self.pos.in_check();
             let new_depth = depth - 1 + gives_check as i32;
             let score = if i == pv_idx {
                 self.child(chooser, new_depth, alpha, beta, 1)
@@ -295,7 +289,7 @@ impl<'a> Worker<'a> {
     /// chooser changes, which is every ply where players alternate.
     #[inline(always)]
     fn child(&mut self, chooser: Color, depth: i32, alpha: i32, beta: i32, ply: usize) -> i32 {
-        if !self.traits.turns || self.pos.chooser() != chooser {
+        if self.pos.alternates() || self.pos.decider() != chooser {
             -self.search(depth, -beta, -alpha, ply)
         } else {
             self.search(depth, alpha, beta, ply)
@@ -305,23 +299,11 @@ impl<'a> Worker<'a> {
     /// [`Worker::child`] for quiescence.
     #[inline(always)]
     fn child_q(&mut self, chooser: Color, alpha: i32, beta: i32, ply: usize) -> i32 {
-        if !self.traits.turns || self.pos.chooser() != chooser {
+        if self.pos.alternates() || self.pos.decider() != chooser {
             -self.qsearch(-beta, -alpha, ply)
         } else {
             self.qsearch(alpha, beta, ply)
         }
-    }
-
-    /// Whether `m` is a promotion on an enemy ply whose piece the owner picks (R-007-1 option).
-    #[inline(always)]
-    fn owner_picks(&self, m: Move, _chooser: Color) -> bool {
-        self.traits.turns
-            && m.promotion_type().is_some()
-            && self
-                .pos
-                .mechanics()
-                .with_hook(crate::position::Hooks::TURNS)
-                .any(|t| t.owner_picks_promotion(&self.pos, m))
     }
 
     /// The value to the chooser of the pawn move of promotion `m` when the owner picks the
@@ -336,8 +318,8 @@ impl<'a> Worker<'a> {
         ply: usize,
     ) -> i32 {
         let mut worst = INFINITE;
-        for k in 0..self.pos.rules().promotion_types.len() {
-            let t = self.pos.rules().promotion_types[k];
+        for k in 0..self.pos.promotion_types().len() {
+            let t = self.pos.promotion_types()[k];
             let pm = Move::promotion(m.from(), m.to(), t);
             self.pos.make(pm);
             let s = self.child(chooser, depth - 1, alpha, beta, ply + 1);
@@ -353,10 +335,10 @@ impl<'a> Worker<'a> {
         worst
     }
 
-    /// A score from the colour to move's point of view turned to the chooser's.
+    /// A score from the mover's point of view turned to the decider's.
     #[inline(always)]
     fn for_chooser(&self, score: i32) -> i32 {
-        if self.traits.turns && self.pos.chooser() != self.pos.side_to_move() {
+        if !self.pos.alternates() && self.pos.decider() != self.pos.mover() {
             -score
         } else {
             score
@@ -366,23 +348,14 @@ impl<'a> Worker<'a> {
     /// Static evaluation from the chooser's point of view.
     #[inline(always)]
     fn evaluate(&self) -> i32 {
-        self.for_chooser(self.eval.evaluate(&self.pos))
+        self.for_chooser(self.pos.evaluate(self.eval))
     }
 
-    /// Score (chooser's view) when no ply is legal: checkmate or stalemate valued by the rules;
-    /// under a turn schedule the owner of the mated king loses, and plies that exist but
-    /// cannot complete the turn draw.
+    /// Score (decider's view) when no ply is legal, valued by the game's rules (checkmate,
+    /// stalemate, every move barred, a turn that cannot be completed).
     fn no_move_score(&mut self, checked: bool, ply: usize) -> i32 {
-        let v = self.no_move_value(checked, ply);
-        self.for_chooser(v)
-    }
-
-    /// [`Worker::no_move_score`] from the colour to move's point of view: checkmate, stalemate
-    /// or every move barred by a restriction, valued by the rules
-    /// (`rules::outcome::no_move_value`).
-    fn no_move_value(&mut self, checked: bool, ply: usize) -> i32 {
-        let (v, _) = crate::rules::outcome::no_move_value(&mut self.pos, checked);
-        self.terminal_score(v, ply)
+        let v = self.pos.no_move_value(checked);
+        self.for_chooser(self.terminal_score(v, ply))
     }
 
     fn terminal_score(&self, value: GameValue, ply: usize) -> i32 {
@@ -391,11 +364,6 @@ impl<'a> Worker<'a> {
             GameValue::Loss => -MATE + ply as i32,
             GameValue::Draw => 0,
         }
-    }
-
-    fn is_repetition(&self) -> bool {
-        let key = self.pos.key();
-        self.pos.previous_keys().any(|k| k == key)
     }
 
     fn update_pv(&mut self, ply: usize, m: Move) {
@@ -437,27 +405,17 @@ impl<'a> Worker<'a> {
         }
     }
 
-    /// Value of the man a move captures, if it captures.
+    /// Value of the man a move captures, if it captures (only where kings are captured can a
+    /// move take one: it ends the game).
     #[inline]
     fn victim_value(&self, m: Move) -> Option<i32> {
-        match m.kind() {
-            MoveKind::Normal => {
-                let v = self.pos.piece_at(m.to());
-                // only where kings are captured can a move take one: it ends the game
-                v.is_some().then(|| {
-                    if v.kind() == PieceType::KING {
-                        MATE_BOUND
-                    } else {
-                        self.eval.value[v.kind().index()]
-                    }
-                })
+        self.pos.captured(m).map(|t| {
+            if t == PieceType::KING {
+                MATE_BOUND
+            } else {
+                self.eval.value[t.index()]
             }
-            MoveKind::EnPassant => Some(self.eval.value[PieceType::PAWN.index()]),
-            MoveKind::Castling => None,
-            MoveKind::Special => {
-                is_capture(&self.pos, m).then(|| self.eval.value[PieceType::PAWN.index()])
-            }
-        }
+        })
     }
 
     #[inline]
@@ -472,13 +430,6 @@ impl<'a> Worker<'a> {
         scores.swap(from, best);
         list.as_mut_slice().swap(from, best);
         list[from]
-    }
-
-    fn has_pieces(&self) -> bool {
-        let us = self.pos.side_to_move();
-        let pawns_and_kings =
-            self.pos.pieces_of(us, PieceType::PAWN) | self.pos.pieces_of(us, PieceType::KING);
-        (self.pos.pieces(us) & !pawns_and_kings).any()
     }
 
     /// The alpha-beta search below the root.
@@ -496,15 +447,15 @@ impl<'a> Worker<'a> {
         if ply >= MAX_PLY - 1 {
             return self.evaluate();
         }
-        if let Some(v) = extinction(&self.pos) {
+        if let Some(v) = self.pos.ended() {
             return self.for_chooser(self.terminal_score(v, ply));
         }
-        if self.is_repetition() || dead_material(&self.pos) {
+        if self.pos.is_repetition() || self.pos.is_dead() {
             return 0;
         }
         // mate distance pruning (under a schedule this very node may be a won end)
         alpha = alpha.max(-MATE + ply as i32);
-        beta = beta.min(MATE - ply as i32 - (!self.traits.turns) as i32);
+        beta = beta.min(MATE - ply as i32 - self.pos.alternates() as i32);
         if alpha >= beta {
             return alpha;
         }
@@ -527,7 +478,7 @@ impl<'a> Worker<'a> {
             }
         }
 
-        let checked = in_check(&self.pos);
+        let checked = self.pos.in_check();
         let static_eval = if checked { -INFINITE } else { self.evaluate() };
 
         if !is_pv && !checked && ply > 0 {
@@ -536,11 +487,10 @@ impl<'a> Worker<'a> {
                 return static_eval;
             }
             // null move
-            if self.traits.null_move
+            if self.pos.null_move_sound()
                 && depth >= 3
                 && static_eval >= beta
-                && self.pos.last_move().is_some_and(|m| !m.is_none())
-                && self.has_pieces()
+                && self.pos.null_move_here()
             {
                 let r = 3 + depth / 4;
                 self.pos.make_null();
@@ -556,11 +506,11 @@ impl<'a> Worker<'a> {
         }
 
         let mut list = MoveList::new();
-        legal_moves(&mut self.pos, &mut list);
+        self.pos.legal_moves(&mut list);
         if list.is_empty() {
             return self.no_move_score(checked, ply);
         }
-        if move_rule_draw(&self.pos) {
+        if self.pos.move_rule_draw() {
             return 0;
         }
 
@@ -572,7 +522,7 @@ impl<'a> Worker<'a> {
         let mut best_move = Move::NONE;
         let mut quiets_tried = [Move::NONE; 64];
         let mut n_quiets = 0;
-        let chooser = self.pos.chooser();
+        let chooser = self.pos.decider();
         let mut promo_groups = [usize::MAX; 16];
         let mut n_groups = 0;
         // moves put off because another thread is searching their subtree, with their index
@@ -604,7 +554,7 @@ impl<'a> Worker<'a> {
                 continue;
             }
             let mut score;
-            if self.owner_picks(m, chooser) {
+            if self.pos.owner_picks(m) {
                 // every piece of this pawn move is valued at once: skip the group's others
                 let group = m.from().index() * 64 + m.to().index();
                 if promo_groups.contains(&group) {
@@ -628,7 +578,7 @@ impl<'a> Worker<'a> {
                     }
                     busy.mark(child);
                 }
-                let gives_check = in_check(&self.pos);
+                let gives_check = self.pos.in_check();
                 let new_depth = depth - 1 + gives_check as i32;
                 if i == 0 {
                     score = self.child(chooser, new_depth, alpha, beta, ply + 1);
@@ -721,18 +671,18 @@ impl<'a> Worker<'a> {
         if ply >= MAX_PLY - 1 {
             return self.evaluate();
         }
-        if let Some(v) = extinction(&self.pos) {
+        if let Some(v) = self.pos.ended() {
             return self.for_chooser(self.terminal_score(v, ply));
         }
-        if dead_material(&self.pos) {
+        if self.pos.is_dead() {
             return 0;
         }
-        let checked = in_check(&self.pos);
+        let checked = self.pos.in_check();
         let mut best = -INFINITE;
         let stand = if checked { -INFINITE } else { self.evaluate() };
         // On an enemy ply the chooser may pick a quiet enemy move: stand pat unless the enemy
         // king is in check and the evasions are forced (A.7.1).
-        if self.traits.turns && !checked && self.pos.chooser() != self.pos.side_to_move() {
+        if !self.pos.alternates() && !checked && self.pos.decider() != self.pos.mover() {
             return stand;
         }
         if !checked {
@@ -743,7 +693,7 @@ impl<'a> Worker<'a> {
             alpha = alpha.max(stand);
         }
         let mut list = MoveList::new();
-        legal_moves(&mut self.pos, &mut list);
+        self.pos.legal_moves(&mut list);
         if list.is_empty() {
             return self.no_move_score(checked, ply);
         }
@@ -763,7 +713,7 @@ impl<'a> Worker<'a> {
                     continue;
                 }
             }
-            let chooser = self.pos.chooser();
+            let chooser = self.pos.decider();
             self.pos.make(m);
             let score = self.child_q(chooser, alpha, beta, ply + 1);
             self.pos.unmake();
