@@ -22,6 +22,14 @@ use crate::position::Position;
 use crate::tt::TranspositionTable;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
+/// Aspiration windows: the half-width of the first window around the last score, in
+/// centipawns (it widens by half on each failure).
+const ASPIRATION_WINDOW: i32 = 25;
+/// Aspiration windows: the least depth they are used from.
+const ASPIRATION_MIN_DEPTH: i32 = 4;
+/// `currmove` lines are sent once the search has run this long (ms), as GUIs expect.
+const CURRMOVE_AFTER_MS: u64 = 1000;
+
 /// The outcome of a search.
 #[derive(Clone, Debug)]
 pub struct SearchResult {
@@ -256,15 +264,16 @@ fn iterate<G: Game>(
         }
         for pv_idx in 0..multipv {
             let prev = w.root_moves[pv_idx].previous_score;
-            let mut delta = 25;
-            let (mut alpha, mut beta) = if depth >= 4 && prev.abs() < MATE_BOUND {
+            let mut delta = ASPIRATION_WINDOW;
+            let (mut alpha, mut beta) = if depth >= ASPIRATION_MIN_DEPTH && prev.abs() < MATE_BOUND
+            {
                 ((prev - delta).max(-INFINITE), (prev + delta).min(INFINITE))
             } else {
                 (-INFINITE, INFINITE)
             };
             loop {
                 let mut on_move = |m: Move, n: usize| {
-                    if main && tm.elapsed_ms() > 1000 {
+                    if main && tm.elapsed_ms() > CURRMOVE_AFTER_MS {
                         reporter.currmove(move_to_string(root, m).as_str(), n, depth as u32);
                     }
                 };

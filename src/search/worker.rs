@@ -71,11 +71,59 @@ impl ScoreBuf {
     }
 }
 
+// Search parameters, named so formulas read as what they mean. Changing one changes the
+// `bench` signature and needs an SPRT (docs/match.md).
+
+/// Reverse futility pruning: the deepest remaining depth it applies at.
+const RFP_MAX_DEPTH: i32 = 6;
+/// Reverse futility pruning: the margin per ply of remaining depth, in centipawns.
+const RFP_MARGIN_PER_PLY: i32 = 90;
+/// Null move: the least remaining depth it is tried at.
+const NULL_MIN_DEPTH: i32 = 3;
+/// Null move: the base reduction.
+const NULL_BASE_REDUCTION: i32 = 3;
+/// Null move: one more ply of reduction per this many plies of depth.
+const NULL_DEPTH_DIVISOR: i32 = 4;
+/// Late-move pruning: the deepest remaining depth it applies at.
+const LMP_MAX_DEPTH: i32 = 3;
+/// Late-move pruning: quiet moves from index `LMP_BASE + LMP_FACTOR * depth^2` on are skipped.
+const LMP_BASE: usize = 4;
+/// See [`LMP_BASE`].
+const LMP_FACTOR: i32 = 2;
+/// Late-move reductions: the least remaining depth and move index they apply from.
+const LMR_MIN_DEPTH: i32 = 3;
+/// See [`LMR_MIN_DEPTH`].
+const LMR_MIN_INDEX: usize = 3;
+/// Late-move reductions: `LMR_BASE + ln(depth) ln(index) / LMR_DIVISOR` plies.
+const LMR_BASE: f64 = 0.75;
+/// See [`LMR_BASE`].
+const LMR_DIVISOR: f64 = 2.25;
+/// Quiescence delta pruning: a capture that cannot lift the stand-pat score this close to
+/// alpha is skipped, in centipawns.
+const DELTA_MARGIN: i32 = 200;
+/// History: the largest bonus of one cutoff (the bonus is depth squared up to this).
+const HISTORY_MAX_BONUS: i32 = 400;
+/// History: scores are kept within about this by the gravity term.
+const HISTORY_LIMIT: i32 = 16384;
+/// Move ordering bands, best first: the table move, captures (by victim and attacker),
+/// promotions, killers; quiet moves by history below them.
+const ORDER_TT_MOVE: i32 = 1 << 30;
+/// See [`ORDER_TT_MOVE`].
+const ORDER_CAPTURE: i32 = 1 << 28;
+/// See [`ORDER_TT_MOVE`].
+const ORDER_PROMOTION: i32 = 1 << 27;
+/// See [`ORDER_TT_MOVE`].
+const ORDER_KILLER: i32 = 1 << 26;
+/// Nodes a thread counts before adding them to the shared counter and checking limits.
+const NODE_BATCH: u64 = 1024;
+/// The stop flag is read every this many nodes (a power of two).
+const STOP_POLL: u64 = 64;
+
 static LMR: Lazy<[[u8; 64]; 64]> = Lazy::new(|| {
     let mut t = [[0u8; 64]; 64];
     for (d, row) in t.iter_mut().enumerate().skip(1) {
         for (m, r) in row.iter_mut().enumerate().skip(1) {
-            *r = (0.75 + (d as f64).ln() * (m as f64).ln() / 2.25) as u8;
+            *r = (LMR_BASE + (d as f64).ln() * (m as f64).ln() / LMR_DIVISOR) as u8;
         }
     }
     t
@@ -155,7 +203,7 @@ impl<'a, G: Game> Worker<'a, G> {
     #[inline]
     fn count_node(&mut self) {
         self.local_nodes += 1;
-        if self.local_nodes >= 1024 {
+        if self.local_nodes >= NODE_BATCH {
             let total = self
                 .shared
                 .nodes
@@ -175,7 +223,7 @@ impl<'a, G: Game> Worker<'a, G> {
                 self.shared.stop.store(true, Ordering::Relaxed);
             }
         }
-        if self.local_nodes & 63 == 0 && self.shared.stop.load(Ordering::Relaxed) {
+        if self.local_nodes & (STOP_POLL - 1) == 0 && self.shared.stop.load(Ordering::Relaxed) {
             self.stopped = true;
         }
     }
@@ -378,7 +426,7 @@ impl<'a, G: Game> Worker<'a, G> {
     fn score_moves(&self, list: &MoveList, tt_move: Move, ply: usize, scores: &mut [i32]) {
         for (i, &m) in list.iter().enumerate() {
             scores[i] = if m == tt_move {
-                1 << 30
+                ORDER_TT_MOVE
             } else if let Some(victim) = self.victim_value(m) {
                 let attacker = self.pos.piece_at(m.from());
                 let av = if attacker.is_some() {
@@ -386,14 +434,14 @@ impl<'a, G: Game> Worker<'a, G> {
                 } else {
                     0
                 };
-                (1 << 28) + victim * 16 - av / 16
+                ORDER_CAPTURE + victim * 16 - av / 16
                     + m.promotion_type().map_or(0, |t| self.eval.value[t.index()])
             } else if m.promotion_type().is_some() {
-                (1 << 27) + self.eval.value[m.promotion_type().map_or(0, |t| t.index())]
+                ORDER_PROMOTION + self.eval.value[m.promotion_type().map_or(0, |t| t.index())]
             } else if m == self.killers[ply][0] {
-                (1 << 26) + 2
+                ORDER_KILLER + 2
             } else if m == self.killers[ply][1] {
-                (1 << 26) + 1
+                ORDER_KILLER + 1
             } else {
                 let p = self.pos.piece_at(m.from());
                 if p.is_some() {
@@ -483,16 +531,19 @@ impl<'a, G: Game> Worker<'a, G> {
 
         if !is_pv && !checked && ply > 0 {
             // reverse futility pruning
-            if depth <= 6 && static_eval - 90 * depth >= beta && static_eval.abs() < MATE_BOUND {
+            if depth <= RFP_MAX_DEPTH
+                && static_eval - RFP_MARGIN_PER_PLY * depth >= beta
+                && static_eval.abs() < MATE_BOUND
+            {
                 return static_eval;
             }
             // null move
             if self.pos.null_move_sound()
-                && depth >= 3
+                && depth >= NULL_MIN_DEPTH
                 && static_eval >= beta
                 && self.pos.null_move_here()
             {
-                let r = 3 + depth / 4;
+                let r = NULL_BASE_REDUCTION + depth / NULL_DEPTH_DIVISOR;
                 self.pos.make_null();
                 let s = -self.search(depth - 1 - r, -beta, -beta + 1, ply + 1);
                 self.pos.unmake_null();
@@ -548,8 +599,8 @@ impl<'a, G: Game> Worker<'a, G> {
                 && !checked
                 && quiet
                 && best > -MATE_BOUND
-                && depth <= 3
-                && i >= 4 + (depth * depth * 2) as usize
+                && depth <= LMP_MAX_DEPTH
+                && i >= LMP_BASE + (LMP_FACTOR * depth * depth) as usize
             {
                 continue;
             }
@@ -583,7 +634,12 @@ impl<'a, G: Game> Worker<'a, G> {
                 if i == 0 {
                     score = self.child(chooser, new_depth, alpha, beta, ply + 1);
                 } else {
-                    let r = if depth >= 3 && i >= 3 && quiet && !checked && !gives_check {
+                    let r = if depth >= LMR_MIN_DEPTH
+                        && i >= LMR_MIN_INDEX
+                        && quiet
+                        && !checked
+                        && !gives_check
+                    {
                         let mut r = LMR[depth.min(63) as usize][i.min(63)] as i32;
                         if is_pv {
                             r -= 1;
@@ -645,17 +701,17 @@ impl<'a, G: Game> Worker<'a, G> {
             self.killers[ply][1] = self.killers[ply][0];
             self.killers[ply][0] = m;
         }
-        let bonus = (depth * depth).min(400);
+        let bonus = (depth * depth).min(HISTORY_MAX_BONUS);
         let p = self.pos.piece_at(m.from());
         if p.is_some() {
             let h = &mut self.history[p.index()][m.to().index()];
-            *h += bonus - *h * bonus / 16384;
+            *h += bonus - *h * bonus / HISTORY_LIMIT;
         }
         for &q in tried {
             let p = self.pos.piece_at(q.from());
             if p.is_some() {
                 let h = &mut self.history[p.index()][q.to().index()];
-                *h -= bonus + *h * bonus / 16384;
+                *h -= bonus + *h * bonus / HISTORY_LIMIT;
             }
         }
     }
@@ -709,7 +765,7 @@ impl<'a, G: Game> Worker<'a, G> {
                     continue;
                 };
                 // delta pruning
-                if m.promotion_type().is_none() && stand + v + 200 <= alpha {
+                if m.promotion_type().is_none() && stand + v + DELTA_MARGIN <= alpha {
                     continue;
                 }
             }
