@@ -87,10 +87,9 @@ pub fn count_legal(pos: &mut Position) -> usize {
 
 /// [`count_legal`] where a mechanic filters the moves: its own count when it is the only
 /// filter and can count, else the length of the list.
-#[inline(never)]
+#[inline]
 fn count_filtered(pos: &mut Position) -> usize {
-    let mut filters = pos.mechanics().with_hook(Hooks::FILTER);
-    if let (Some(only), None) = (filters.next(), filters.next()) {
+    if let Some(only) = pos.mechanics().sole_filter() {
         if let Some(n) = only.count_legal(pos) {
             return n;
         }

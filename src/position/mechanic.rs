@@ -151,9 +151,9 @@ pub trait Mechanic: AsAny + Send + Sync + 'static {
     // --- state (its fields of the position state, claimed when built) ---
 
     /// Updates its state after a ply (Hooks::AFTER_MOVE): `m` was just played (`Move::NONE`
-    /// for a pass), `before` holds each edited square's content before it; the side to move is
-    /// already the next one.
-    fn after_move(&self, _pos: &mut Position, _m: Move, _before: &EditList) {}
+    /// for a pass; `Position::last_edits` holds each edited square's content before it); the
+    /// side to move is already the next one.
+    fn after_move(&self, _pos: &mut Position, _m: Move) {}
 
     /// How many FEN fields after the move number it owns, at most (Hooks::FEN); fields are
     /// given to mechanics in registration order, and trailing ones may be absent.
@@ -261,15 +261,34 @@ pub struct MechanicSpec {
 /// A variant's mechanics, in registration order, with the union of their hooks.
 #[derive(Default)]
 pub struct Mechanics {
-    list: Vec<Box<dyn Mechanic>>,
+    /// Each mechanic with its hooks (read once, so filtering by hook makes no virtual call).
+    list: Vec<(Hooks, Box<dyn Mechanic>)>,
     hooks: Hooks,
+    /// The index of the only mechanic with a legality filter, when there is exactly one.
+    sole_filter: Option<usize>,
 }
 
 impl Mechanics {
     /// The set of `list`.
     pub fn new(list: Vec<Box<dyn Mechanic>>) -> Mechanics {
-        let hooks = list.iter().fold(Hooks::NONE, |h, m| h.with(m.hooks()));
-        Mechanics { list, hooks }
+        let list: Vec<(Hooks, Box<dyn Mechanic>)> =
+            list.into_iter().map(|m| (m.hooks(), m)).collect();
+        let hooks = list.iter().fold(Hooks::NONE, |h, m| h.with(m.0));
+        let filters: Vec<usize> = (0..list.len())
+            .filter(|&i| list[i].0.meets(Hooks::FILTER))
+            .collect();
+        let sole_filter = (filters.len() == 1).then(|| filters[0]);
+        Mechanics {
+            list,
+            hooks,
+            sole_filter,
+        }
+    }
+
+    /// The only mechanic with a legality filter, when there is exactly one.
+    #[inline(always)]
+    pub fn sole_filter(&self) -> Option<&dyn Mechanic> {
+        self.sole_filter.map(|i| &*self.list[i].1)
     }
 
     /// The union of their hooks.
@@ -292,7 +311,7 @@ impl Mechanics {
 
     /// All of them.
     pub fn iter(&self) -> impl Iterator<Item = &dyn Mechanic> {
-        self.list.iter().map(|m| &**m)
+        self.list.iter().map(|m| &*m.1)
     }
 
     /// Those using `hook`.
@@ -300,8 +319,8 @@ impl Mechanics {
     pub fn with_hook(&self, hook: Hooks) -> impl Iterator<Item = &dyn Mechanic> {
         self.list
             .iter()
-            .map(|m| &**m)
-            .filter(move |m| m.hooks().meets(hook))
+            .filter(move |m| m.0.meets(hook))
+            .map(|m| &*m.1)
     }
 
     /// The mechanic of type `T`, if the variant has one.
@@ -309,7 +328,7 @@ impl Mechanics {
     pub fn find<T: Mechanic>(&self) -> Option<&T> {
         self.list
             .iter()
-            .find_map(|m| (**m).as_any().downcast_ref::<T>())
+            .find_map(|m| (*m.1).as_any().downcast_ref::<T>())
     }
 
     /// The mechanic whose moves `MoveKind::Special` moves are (Hooks::MOVES).
@@ -320,12 +339,12 @@ impl Mechanics {
 
     /// Whether the search may pass (null move) as far as the mechanics go.
     pub fn passing_is_sound(&self) -> bool {
-        self.list.iter().all(|m| m.passing_is_sound())
+        self.list.iter().all(|m| m.1.passing_is_sound())
     }
 
     /// The names, for messages.
     pub fn names(&self) -> Vec<&'static str> {
-        self.list.iter().map(|m| m.name()).collect()
+        self.list.iter().map(|m| m.1.name()).collect()
     }
 }
 

@@ -462,17 +462,24 @@ impl Position {
             before,
         });
         if self.mechanics().uses(Hooks::AFTER_MOVE) {
-            self.after_move_hooks(m, &before);
+            self.after_move_hooks(m);
         }
     }
 
-    /// The mechanics' part of `make` (and of a pass): kept out of line, variants without
-    /// state skip it.
+    /// The mechanics' part of `make` (and of a pass), after the undo record of `m` is pushed:
+    /// kept out of line, so variants without state pay one test. The edits are not passed: a
+    /// mechanic that needs them reads them back (`last_edits`), the others touch nothing.
     #[inline(never)]
-    fn after_move_hooks(&mut self, m: Move, before: &EditList) {
+    fn after_move_hooks(&mut self, m: Move) {
         for mechanic in self.mechanics().with_hook(Hooks::AFTER_MOVE) {
-            mechanic.after_move(self, m, before);
+            mechanic.after_move(self, m);
         }
+    }
+
+    /// The squares the last move (or pass) edited, each with what it held before the move
+    /// (empty for a pass or before any move).
+    pub fn last_edits(&self) -> EditList {
+        self.history.last().map(|u| u.before).unwrap_or_default()
     }
 
     /// Sets the number of plies played (a turn schedule's FEN field), keeping nothing else in

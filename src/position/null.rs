@@ -25,7 +25,7 @@ impl Position {
         self.history.push(undo);
         if self.mechanics().uses(super::Hooks::AFTER_MOVE) {
             // a pass is a ply without a move: mechanics update their state as for any ply
-            self.after_move_hooks(Move::NONE, &EditList::new());
+            self.after_move_hooks(Move::NONE);
         }
     }
 

@@ -9,6 +9,7 @@
 
 use super::Position;
 use crate::geometry::{Bitboard, Square};
+use once_cell::sync::Lazy;
 
 /// Number of 64-bit words of mechanic state in every position: one keeps `State` at 24
 /// bytes, which orthodox chess's `make` copies into every undo record (a second word cost
@@ -87,18 +88,51 @@ impl StateLayout {
     }
 }
 
-/// The key term of state word `word` holding `value` (0 hashes to nothing, so a variant
-/// without state, or with empty state, keys as before). A mixing function rather than a table,
-/// since a word can hold any value.
-#[inline]
-pub(super) fn word_key(word: usize, value: u64) -> u64 {
-    if value == 0 {
-        return 0;
+/// Zobrist keys of the state words, byte by byte: `[word][byte][value]`, 0 for a zero byte, so
+/// an empty word hashes to nothing (a variant without state keys as if it had none) and a
+/// change is keyed by the bytes it touches only.
+static WORD_KEYS: Lazy<Box<[[[u64; 256]; 8]; MECH_WORDS]>> = Lazy::new(|| {
+    let mut keys = Box::new([[[0u64; 256]; 8]; MECH_WORDS]);
+    let mut seed = 0xA076_1D64_78BD_642F_u64;
+    for word in keys.iter_mut() {
+        for byte in word.iter_mut() {
+            for (v, k) in byte.iter_mut().enumerate().skip(1) {
+                seed = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
+                let mut z = seed ^ v as u64;
+                z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+                z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+                *k = z ^ (z >> 31);
+            }
+        }
     }
-    let mut z = value ^ (0xA076_1D64_78BD_642F_u64.wrapping_mul(word as u64 + 1));
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31) | 1
+    keys
+});
+
+/// The key term of state word `word` holding `value`.
+pub(super) fn word_key(word: usize, value: u64) -> u64 {
+    let keys = &WORD_KEYS[word];
+    value
+        .to_le_bytes()
+        .iter()
+        .enumerate()
+        .fold(0, |k, (i, &b)| k ^ keys[i][b as usize])
+}
+
+/// The change of the key term of state word `word` from `old` to `new`: only the bytes that
+/// differ are looked up.
+#[inline]
+fn word_key_change(word: usize, old: u64, new: u64) -> u64 {
+    let keys = &WORD_KEYS[word];
+    let mut diff = old ^ new;
+    let mut k = 0;
+    while diff != 0 {
+        let byte = diff.trailing_zeros() as usize / 8;
+        let shift = 8 * byte;
+        k ^=
+            keys[byte][(old >> shift & 0xFF) as usize] ^ keys[byte][(new >> shift & 0xFF) as usize];
+        diff &= !(0xFFu64 << shift);
+    }
+    k
 }
 
 impl Position {
@@ -115,7 +149,7 @@ impl Position {
         let old = self.state.mech[w];
         let new = (old & !(f.mask() << f.shift)) | ((value & f.mask()) << f.shift);
         if new != old {
-            self.state.key ^= word_key(w, old) ^ word_key(w, new);
+            self.state.key ^= word_key_change(w, old, new);
             self.state.mech[w] = new;
         }
     }
@@ -181,10 +215,18 @@ mod tests {
     }
 
     #[test]
-    fn word_keys_are_nonzero_and_distinct() {
+    fn word_keys_change_by_the_bytes_that_change() {
         assert_eq!(word_key(0, 0), 0);
         assert_ne!(word_key(0, 1), 0);
-        assert_ne!(word_key(0, 1), word_key(1, 1));
         assert_ne!(word_key(0, 1), word_key(0, 2));
+        assert_ne!(word_key(0, 1), word_key(0, 1 << 8));
+        let mut x = 0x1234_5678_9ABC_DEF0u64;
+        for _ in 0..1000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let y = x.rotate_left(11) & 0x0F0F_F0F0_00FF_FF00;
+            assert_eq!(word_key_change(0, x, y), word_key(0, x) ^ word_key(0, y));
+        }
     }
 }

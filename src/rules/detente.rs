@@ -12,74 +12,108 @@
 use super::schedule::{landing, TurnPos};
 use crate::geometry::{Bitboard, Square};
 use crate::moves::{Move, MoveKind, MoveList};
-use crate::position::{Position, SquareField, StateLayout};
+use crate::position::{Field, Position, StateLayout};
 
-/// The fields of the m1 and m2 squares.
+/// The m1 and m2 squares in one 28-bit field of the position state: four 7-bit squares
+/// (square index + 1, 0 = none), m1's pair in the low half, each pair in a fixed order so that
+/// equal sets hash equally. One field, so recording a ply is one read and one write.
 #[derive(Clone, Copy, Debug)]
-pub struct Marks {
-    m1: [SquareField; 2],
-    m2: [SquareField; 2],
-}
+pub struct Marks(Field);
+
+/// The four squares of a [`Marks`] field, unpacked.
+type Pairs = [[Option<Square>; 2]; 2];
 
 impl Marks {
-    /// Claims the four square fields.
+    /// Claims the field.
     pub fn claim(state: &mut StateLayout) -> Result<Marks, String> {
-        let mut field = || state.square("detente");
-        Ok(Marks {
-            m1: [field()?, field()?],
-            m2: [field()?, field()?],
-        })
+        state.bits(28, "detente").map(Marks)
+    }
+
+    fn unpack(v: u64) -> Pairs {
+        let sq = |i: u32| match (v >> (7 * i)) & 0x7F {
+            0 => None,
+            x => Some(Square::new(x as u8 - 1)),
+        };
+        [[sq(0), sq(1)], [sq(2), sq(3)]]
+    }
+
+    /// A pair of square codes (square index + 1, 0 = none) packed in the stored order: the
+    /// lower square first, none last.
+    #[inline(always)]
+    fn pair(a: u64, b: u64) -> u64 {
+        if b != 0 && (a == 0 || b < a) {
+            b | a << 7
+        } else {
+            a | b << 7
+        }
+    }
+
+    /// The squares of a packed half (two codes) as a set.
+    #[inline(always)]
+    fn set_of(half: u64) -> Bitboard {
+        let mut bb = Bitboard::EMPTY;
+        for code in [half & 0x7F, half >> 7 & 0x7F] {
+            if code != 0 {
+                bb |= Square::new(code as u8 - 1).bb();
+            }
+        }
+        bb
     }
 
     /// The m1 squares and m2 squares of the current turn.
     #[inline]
     pub fn get(&self, pos: &Position) -> (Bitboard, Bitboard) {
-        let set = |f: [SquareField; 2]| {
-            f.iter()
-                .filter_map(|&f| pos.square_in(f))
-                .fold(Bitboard::EMPTY, |b, s| b | s.bb())
-        };
-        (set(self.m1), set(self.m2))
+        let v = pos.field(self.0);
+        if v == 0 {
+            return (Bitboard::EMPTY, Bitboard::EMPTY);
+        }
+        (Marks::set_of(v & 0x3FFF), Marks::set_of(v >> 14))
     }
 
     /// The squares of slot 1 (m1) or 2 (m2), in stored order.
     pub fn squares(&self, pos: &Position, slot: u32) -> [Option<Square>; 2] {
-        let f = if slot == 1 { self.m1 } else { self.m2 };
-        [pos.square_in(f[0]), pos.square_in(f[1])]
+        Marks::unpack(pos.field(self.0))[slot as usize - 1]
     }
 
-    /// Stores the squares of slot 1 (m1) or 2 (m2), sorted (the lower square first, none last).
+    /// Stores the squares of slot 1 (m1) or 2 (m2).
     pub fn set(&self, pos: &mut Position, slot: u32, squares: [Option<Square>; 2]) {
-        let f = if slot == 1 { self.m1 } else { self.m2 };
-        let [a, b] = match squares {
-            [Some(a), Some(b)] if b < a => [Some(b), Some(a)],
-            [None, Some(b)] => [Some(b), None],
-            other => other,
+        let code = |s: Option<Square>| s.map_or(0, |s| s.raw() as u64 + 1);
+        let half = Marks::pair(code(squares[0]), code(squares[1]));
+        let v = pos.field(self.0);
+        let v = if slot == 1 {
+            (v & !0x3FFF) | half
+        } else {
+            (v & 0x3FFF) | half << 14
         };
-        pos.set_square_in(f[0], a);
-        pos.set_square_in(f[1], b);
+        pos.set_field(self.0, v);
     }
 
     /// After ply `done` (just played, `m`): m1 and m2 record their landing squares; the last
     /// ply of a turn clears everything.
     pub(crate) fn record(&self, pos: &mut Position, done: TurnPos, m: Move) {
         if done.is_last() {
-            self.set(pos, 1, [None, None]);
-            self.set(pos, 2, [None, None]);
+            pos.set_field(self.0, 0);
             return;
         }
-        match done.slot() {
-            1 => self.set(pos, 1, landing(m)),
+        let [a, b] = landing(m).map(|s| s.map_or(0, |s| s.raw() as u64 + 1));
+        let landed = Marks::pair(a, b);
+        let v = match done.slot() {
+            1 => landed,
             2 => {
-                self.set(pos, 2, landing(m));
                 // an m1 man taken en passant leaves its square empty: nothing left to restrict
-                let kept = self
-                    .squares(pos, 1)
-                    .map(|s| s.filter(|&s| pos.piece_at(s).is_some()));
-                self.set(pos, 1, kept);
+                let old = pos.field(self.0);
+                let kept = |code: u64| {
+                    if code != 0 && pos.piece_at(Square::new(code as u8 - 1)).is_none() {
+                        0
+                    } else {
+                        code
+                    }
+                };
+                Marks::pair(kept(old & 0x7F), kept(old >> 7 & 0x7F)) | landed << 14
             }
-            _ => {}
-        }
+            _ => return,
+        };
+        pos.set_field(self.0, v);
     }
 
     /// Removes the plies DET-1 and DET-2 forbid on an m3 slot.

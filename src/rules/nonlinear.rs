@@ -12,7 +12,7 @@ use super::retain;
 use crate::geometry::{Bitboard, Square};
 use crate::moves::{Move, MoveList};
 use crate::position::{
-    EditList, FenError, Hooks, Mechanic, MechanicSpec, Position, SquareField, StateLayout,
+    FenError, Hooks, Mechanic, MechanicSpec, Position, SquareField, StateLayout,
 };
 use crate::variant::{IniError, Rules, Section};
 
@@ -81,7 +81,7 @@ impl Mechanic for Nonlinear {
 
     /// Records the move just made; a pass (the search's null move) leaves no last move, so
     /// nothing is restricted after it.
-    fn after_move(&self, pos: &mut Position, m: Move, _before: &EditList) {
+    fn after_move(&self, pos: &mut Position, m: Move) {
         let known = !m.is_none();
         pos.set_square_in(self.from, known.then(|| m.from()));
         pos.set_square_in(self.to, known.then(|| m.to()));

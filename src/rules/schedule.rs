@@ -31,7 +31,7 @@ use crate::geometry::{Bitboard, Color, Square};
 use crate::movegen::{in_check, ordinary_count, ordinary_legal_moves, orthodox};
 use crate::moves::{Move, MoveKind, MoveList};
 use crate::piece::PieceType;
-use crate::position::{EditList, FenError, Hooks, Mechanic, MechanicSpec, Position, StateLayout};
+use crate::position::{FenError, Hooks, Mechanic, MechanicSpec, Position, StateLayout};
 use crate::variant::{data_is_orthodox, GameValue, IniError, Outcome, Rules, Section, Verdict};
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -200,7 +200,7 @@ impl Mechanic for TurnSchedule {
         Some(self.count(pos))
     }
 
-    fn after_move(&self, pos: &mut Position, m: Move, _before: &EditList) {
+    fn after_move(&self, pos: &mut Position, m: Move) {
         if !m.is_none() {
             self.after_ply(pos, m);
         }

@@ -126,8 +126,9 @@ impl Mechanic for Spy {
         self.spies(pos) & !self.exposed(pos)
     }
 
-    fn after_move(&self, pos: &mut Position, m: Move, before: &EditList) {
-        self.update(pos, m, before);
+    fn after_move(&self, pos: &mut Position, m: Move) {
+        let before = pos.last_edits();
+        self.update(pos, m, &before);
     }
 
     fn fen_fields(&self) -> usize {
