@@ -2,20 +2,28 @@
 //! that knows no protocol. UCI, XBoard and the command line all talk to it.
 
 use crate::eval::EvalParams;
-use crate::movegen::{parse_move, MoveError};
 use crate::moves::Move;
 use crate::perft::perft_threads;
+use crate::position::FenError;
 use crate::position::Variant;
-use crate::position::{FenError, Position};
 use crate::rules::{builtin_variants, VariantSet};
-use crate::search::{search, Reporter, SearchContext, SearchLimits, SearchResult};
-use crate::search::{SearchOptions, Silent};
+use crate::search::{search, SearchContext, SearchOptions};
 use crate::tt::TranspositionTable;
 use crate::variant::IniError;
 use std::fmt;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
+
+// The vocabulary the protocols speak: they reach the engine through this module only
+// (tests/layers.rs), so what they may name is re-exported here.
+pub use crate::geometry::Color;
+pub use crate::movegen::{move_to_string, parse_move, MoveError};
+pub use crate::position::Position;
+pub use crate::rules::outcome::{Outcome, Verdict};
+pub use crate::search::{
+    ReportedScore, Reporter, ScoreBound, SearchInfo, SearchLimits, SearchResult, Silent,
+};
 
 /// Largest hash size in MB.
 pub const MAX_HASH_MB: usize = 65536;
@@ -192,6 +200,9 @@ impl Engine {
         self.eval = Arc::new(EvalParams::new(rules));
         self.position = Position::startpos(rules);
         self.rules = rules;
+        // positions of two variants can share keys: nothing learnt in one may be played in
+        // the other
+        self.tt.clear();
         Ok(())
     }
 
@@ -413,6 +424,16 @@ impl Engine {
         perft_threads(&self.position, depth, self.options.threads)
     }
 
+    /// Perft of each legal move from the current position, by canonical spelling.
+    pub fn divide(&self, depth: u32) -> Vec<(String, u64)> {
+        crate::perft::divide(&self.position, depth, self.options.threads)
+    }
+
+    /// The verdict on the current position, or `None` while the game goes on.
+    pub fn verdict(&self) -> Option<Verdict> {
+        crate::rules::outcome::verdict(&mut self.position.clone())
+    }
+
     /// A quiet synchronous search to a depth (used by XBoard's `hint` and tests).
     pub fn best_move_at_depth(&mut self, depth: u32) -> SearchResult {
         let limits = SearchLimits {
@@ -420,5 +441,39 @@ impl Engine {
             ..Default::default()
         };
         self.search_sync(&limits, &Silent)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_variant_switch_clears_the_table() {
+        // the key after 1.e4: every root move's subtree is stored by a search
+        let after_e4 = |engine: &Engine| {
+            let mut p = engine.position().clone();
+            let m = parse_move(&mut p, "e2e4").expect("legal");
+            p.make(m);
+            p.key()
+        };
+        let mut engine = Engine::new();
+        engine.best_move_at_depth(6);
+        let key = after_e4(&engine);
+        assert!(engine.tt.probe(key).is_some(), "the search stored 1.e4");
+        // Hippophobic plays chess's men from chess's position, so its keys are chess's
+        engine.set_variant("hippophobic").expect("built in");
+        assert_eq!(after_e4(&engine), key);
+        assert!(
+            engine.tt.probe(key).is_none(),
+            "chess's entry survived the switch"
+        );
+        engine.best_move_at_depth(5);
+        assert!(engine.tt.probe(key).is_some());
+        engine.set_variant("chess").expect("built in");
+        assert!(
+            engine.tt.probe(key).is_none(),
+            "Hippophobic's entry survived the switch"
+        );
     }
 }

@@ -8,7 +8,7 @@
 pub mod uci;
 pub mod xboard;
 
-use crate::search::SearchResult;
+use crate::engine::{move_to_string, Position, SearchResult};
 use std::io::{BufRead, Write};
 use std::sync::mpsc::{channel, Receiver, Sender};
 use std::sync::{Arc, Mutex};
@@ -37,13 +37,12 @@ pub struct Finished {
 
 impl Finished {
     /// Spells the result's moves in `pos`, the position that was searched.
-    pub fn new(result: &SearchResult, pos: &crate::position::Position) -> Finished {
-        let best = (!result.best.is_none())
-            .then(|| crate::movegen::move_to_string(pos, result.best).to_string());
+    pub fn new(result: &SearchResult, pos: &Position) -> Finished {
+        let best = (!result.best.is_none()).then(|| move_to_string(pos, result.best).to_string());
         let ponder = result.ponder.filter(|_| !result.best.is_none()).map(|p| {
             let mut after = pos.clone();
             after.make(result.best);
-            crate::movegen::move_to_string(&after, p).to_string()
+            move_to_string(&after, p).to_string()
         });
         Finished {
             result: result.clone(),

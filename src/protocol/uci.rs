@@ -4,9 +4,10 @@
 //! cannot parse. A move list is accepted whole or rejected whole.
 
 use super::{Event, Finished, Output};
-use crate::engine::{Engine, MAX_HASH_MB, MAX_MULTIPV, MAX_THREADS};
-use crate::movegen::parse_move;
-use crate::search::{ReportedScore, Reporter, ScoreBound, SearchInfo, SearchLimits};
+use crate::engine::{
+    parse_move, Engine, Position, ReportedScore, Reporter, ScoreBound, SearchInfo, SearchLimits,
+    SearchResult, MAX_HASH_MB, MAX_MULTIPV, MAX_THREADS,
+};
 use std::sync::mpsc::{Receiver, Sender};
 use std::sync::Arc;
 use vampirc_uci::{Serializable, UciMessage, UciOptionConfig};
@@ -342,11 +343,9 @@ impl Session {
             show_wdl: self.engine.options.show_wdl,
         });
         let tx = self.tx.clone();
-        let done = Box::new(
-            move |r: &crate::search::SearchResult, pos: &crate::position::Position| {
-                let _ = tx.send(Event::SearchDone(Box::new(Finished::new(r, pos))));
-            },
-        );
+        let done = Box::new(move |r: &SearchResult, pos: &Position| {
+            let _ = tx.send(Event::SearchDone(Box::new(Finished::new(r, pos))));
+        });
         self.infinite = limits.infinite || limits.ponder;
         match self.engine.go(limits, reporter, done) {
             Ok(()) => self.pending_search = true,
@@ -355,11 +354,7 @@ impl Session {
     }
 
     fn perft(&mut self, depth: u32) {
-        let d = crate::perft::divide(
-            self.engine.position(),
-            depth.max(1),
-            self.engine.options.threads,
-        );
+        let d = self.engine.divide(depth.max(1));
         let total: u64 = d.iter().map(|x| x.1).sum();
         for (m, n) in &d {
             self.out.line(&format!("{m}: {n}"));

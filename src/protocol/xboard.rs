@@ -3,10 +3,10 @@
 //! does not know get `setup` and `piece` lines so the GUI can draw and move them.
 
 use super::{Event, Finished, Output};
-use crate::engine::Engine;
-use crate::geometry::Color;
-use crate::rules::outcome::{verdict, Outcome};
-use crate::search::{ReportedScore, Reporter, ScoreBound, SearchInfo, SearchLimits};
+use crate::engine::{
+    move_to_string, parse_move, Color, Engine, Outcome, Position, ReportedScore, Reporter,
+    ScoreBound, SearchInfo, SearchLimits, SearchResult, Silent,
+};
 use std::collections::VecDeque;
 use std::sync::mpsc::{Receiver, Sender};
 use std::sync::Arc;
@@ -141,14 +141,12 @@ impl Session {
                 out: self.out.clone(),
             })
         } else {
-            Arc::new(crate::search::Silent)
+            Arc::new(Silent)
         };
         let tx = self.tx.clone();
-        let done = Box::new(
-            move |r: &crate::search::SearchResult, pos: &crate::position::Position| {
-                let _ = tx.send(Event::SearchDone(Box::new(Finished::new(r, pos))));
-            },
-        );
+        let done = Box::new(move |r: &SearchResult, pos: &Position| {
+            let _ = tx.send(Event::SearchDone(Box::new(Finished::new(r, pos))));
+        });
         match self.engine.go(limits, reporter, done) {
             Ok(()) => self.searching = true,
             Err(e) => self.error(&e.to_string(), "go"),
@@ -156,8 +154,7 @@ impl Session {
     }
 
     fn claim_result(&mut self) -> bool {
-        let mut pos = self.engine.position().clone();
-        match verdict(&mut pos) {
+        match self.engine.verdict() {
             Some(v) => {
                 let who = match v.outcome {
                     Outcome::Win(Color::White) => "White wins",
@@ -357,10 +354,8 @@ impl Session {
                     let r = self.engine.best_move_at_depth(6);
                     if !r.best.is_none() {
                         let pos = self.engine.position().clone();
-                        self.out.line(&format!(
-                            "Hint: {}",
-                            crate::movegen::move_to_string(&pos, r.best)
-                        ));
+                        self.out
+                            .line(&format!("Hint: {}", move_to_string(&pos, r.best)));
                     }
                 }
             }
@@ -384,7 +379,7 @@ impl Session {
             "option" => self.option(rest, line),
             _ => {
                 // XBoard without usermove=1 would send bare moves; accept them too
-                if crate::movegen::parse_move(&mut self.engine.position().clone(), cmd).is_ok() {
+                if parse_move(&mut self.engine.position().clone(), cmd).is_ok() {
                     self.usermove(cmd);
                 } else {
                     self.error("unknown command", line);
