@@ -511,48 +511,16 @@ impl<'a, G: Game> Worker<'a, G> {
         let key = self.pos.key();
         let tt = self.shared.tt.probe(key);
         let tt_move = tt.map_or(Move::NONE, |e| e.mv);
-        if let Some(e) = tt {
-            if !is_pv && e.depth >= depth {
-                let s = score_from_tt(e.score, ply);
-                let cut = match e.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => s >= beta,
-                    Bound::Upper => s <= alpha,
-                    Bound::None => false,
-                };
-                if cut {
-                    return s;
-                }
-            }
+        if let Some(s) = tt.and_then(|e| tt_cutoff(e, is_pv, depth, alpha, beta, ply)) {
+            return s;
         }
 
         let checked = self.pos.in_check();
         let static_eval = if checked { -INFINITE } else { self.evaluate() };
 
         if !is_pv && !checked && ply > 0 {
-            // reverse futility pruning
-            if depth <= RFP_MAX_DEPTH
-                && static_eval - RFP_MARGIN_PER_PLY * depth >= beta
-                && static_eval.abs() < MATE_BOUND
-            {
-                return static_eval;
-            }
-            // null move
-            if self.pos.null_move_sound()
-                && depth >= NULL_MIN_DEPTH
-                && static_eval >= beta
-                && self.pos.null_move_here()
-            {
-                let r = NULL_BASE_REDUCTION + depth / NULL_DEPTH_DIVISOR;
-                self.pos.make_null();
-                let s = -self.search(depth - 1 - r, -beta, -beta + 1, ply + 1);
-                self.pos.unmake_null();
-                if self.stopped {
-                    return 0;
-                }
-                if s >= beta {
-                    return if s >= MATE_BOUND { beta } else { s };
-                }
+            if let Some(s) = self.prune_early(depth, beta, static_eval, ply) {
+                return s;
             }
         }
 
@@ -604,7 +572,7 @@ impl<'a, G: Game> Worker<'a, G> {
             {
                 continue;
             }
-            let mut score;
+            let score;
             if self.pos.owner_picks(m) {
                 // every piece of this pawn move is valued at once: skip the group's others
                 let group = m.from().index() * 64 + m.to().index();
@@ -634,27 +602,12 @@ impl<'a, G: Game> Worker<'a, G> {
                 if i == 0 {
                     score = self.child(chooser, new_depth, alpha, beta, ply + 1);
                 } else {
-                    let r = if depth >= LMR_MIN_DEPTH
-                        && i >= LMR_MIN_INDEX
-                        && quiet
-                        && !checked
-                        && !gives_check
-                    {
-                        let mut r = LMR[depth.min(63) as usize][i.min(63)] as i32;
-                        if is_pv {
-                            r -= 1;
-                        }
-                        r.clamp(0, new_depth - 1)
+                    let r = if quiet && !checked && !gives_check {
+                        late_move_reduction(depth, i, is_pv, new_depth)
                     } else {
                         0
                     };
-                    score = self.child(chooser, new_depth - r, alpha, alpha + 1, ply + 1);
-                    if score > alpha && r > 0 {
-                        score = self.child(chooser, new_depth, alpha, alpha + 1, ply + 1);
-                    }
-                    if score > alpha && score < beta {
-                        score = self.child(chooser, new_depth, alpha, beta, ply + 1);
-                    }
+                    score = self.pvs_child(chooser, new_depth, r, alpha, beta, ply + 1);
                 }
                 if let Some(busy) = busy {
                     busy.release(child);
@@ -694,6 +647,59 @@ impl<'a, G: Game> Worker<'a, G> {
             .tt
             .store(key, best_move, score_to_tt(best, ply), depth, bound);
         best
+    }
+
+    /// A later move's child, already made: a null-window search reduced by `r` plies, again
+    /// at full depth if it beats alpha, and with the full window if it lands inside it.
+    #[inline]
+    fn pvs_child(
+        &mut self,
+        chooser: Color,
+        new_depth: i32,
+        r: i32,
+        alpha: i32,
+        beta: i32,
+        ply: usize,
+    ) -> i32 {
+        let mut score = self.child(chooser, new_depth - r, alpha, alpha + 1, ply);
+        if score > alpha && r > 0 {
+            score = self.child(chooser, new_depth, alpha, alpha + 1, ply);
+        }
+        if score > alpha && score < beta {
+            score = self.child(chooser, new_depth, alpha, beta, ply);
+        }
+        score
+    }
+
+    /// Reverse futility pruning and the null move, at a non-PV node not in check: the score
+    /// to return when the node is cut without searching its moves.
+    #[inline]
+    fn prune_early(&mut self, depth: i32, beta: i32, static_eval: i32, ply: usize) -> Option<i32> {
+        // reverse futility pruning
+        if depth <= RFP_MAX_DEPTH
+            && static_eval - RFP_MARGIN_PER_PLY * depth >= beta
+            && static_eval.abs() < MATE_BOUND
+        {
+            return Some(static_eval);
+        }
+        // null move
+        if self.pos.null_move_sound()
+            && depth >= NULL_MIN_DEPTH
+            && static_eval >= beta
+            && self.pos.null_move_here()
+        {
+            let r = NULL_BASE_REDUCTION + depth / NULL_DEPTH_DIVISOR;
+            self.pos.make_null();
+            let s = -self.search(depth - 1 - r, -beta, -beta + 1, ply + 1);
+            self.pos.unmake_null();
+            if self.stopped {
+                return Some(0);
+            }
+            if s >= beta {
+                return Some(if s >= MATE_BOUND { beta } else { s });
+            }
+        }
+        None
     }
 
     fn reward_quiet(&mut self, m: Move, ply: usize, depth: i32, tried: &[Move]) {
@@ -814,6 +820,41 @@ impl<'a, G: Game> Worker<'a, G> {
     pub fn hashfull(&self) -> usize {
         self.shared.tt.hashfull()
     }
+}
+
+/// The late-move reduction of the quiet move at index `i` of a node at `depth` whose moves
+/// are searched to `new_depth` (none for the first moves or shallow nodes).
+#[inline]
+fn late_move_reduction(depth: i32, i: usize, is_pv: bool, new_depth: i32) -> i32 {
+    if depth < LMR_MIN_DEPTH || i < LMR_MIN_INDEX {
+        return 0;
+    }
+    let r = LMR[depth.min(63) as usize][i.min(63)] as i32 - is_pv as i32;
+    r.clamp(0, new_depth - 1)
+}
+
+/// The score a table entry proves at a non-PV node searched to `depth` within
+/// (`alpha`, `beta`), if it proves one.
+#[inline]
+fn tt_cutoff(
+    e: crate::tt::TtEntry,
+    is_pv: bool,
+    depth: i32,
+    alpha: i32,
+    beta: i32,
+    ply: usize,
+) -> Option<i32> {
+    if is_pv || e.depth < depth {
+        return None;
+    }
+    let s = score_from_tt(e.score, ply);
+    let cut = match e.bound {
+        Bound::Exact => true,
+        Bound::Lower => s >= beta,
+        Bound::Upper => s <= alpha,
+        Bound::None => false,
+    };
+    cut.then_some(s)
 }
 
 /// Mate scores are stored relative to the node, not the root.
