@@ -412,33 +412,76 @@ fn suggest<'k>(key: &str, known: impl Iterator<Item = &'k str>) -> Option<&'k st
 /// Compiles a section's data into [`Rules`]; `mechanic_keys` are the keys the registered
 /// mechanics read (known here, read by them). `Rules::orthodox` is left false: whether the
 /// orthodox generator may play the variant depends on its mechanics too.
+///
+/// The steps run in this order, each reporting the first error it finds, so a section with
+/// several mistakes is told about the first in this order.
 pub fn compile(ctx: &Section, mechanic_keys: &[&str]) -> Result<Rules, IniError> {
-    let settings = ctx.settings;
-    let name = ctx.variant;
+    check_keys(ctx, mechanic_keys)?;
+    let shape = board_shape(ctx)?;
+    let pieces = compile_pieces(ctx)?;
+    let mobility = mobility_regions(ctx, &pieces, shape)?;
+    let type_mask = pieces
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| p.is_some())
+        .fold(0u16, |mask, (i, _)| mask | 1 << i);
+    let has_king = pieces[PieceType::KING.index()].is_some();
+    let mut rules = Rules {
+        name: ctx.variant.to_string(),
+        shape,
+        board: shape.mask(),
+        start_fen: String::new(),
+        pieces,
+        mobility,
+        promotion_region: [Bitboard::EMPTY; 2],
+        promotion_types: Vec::new(),
+        mandatory_promotion: true,
+        double_step: true,
+        double_step_region: [Bitboard::EMPTY; 2],
+        en_passant: false,
+        castling: false,
+        castling_kingside_file: 6,
+        castling_queenside_file: 2,
+        castling_rook: PieceType::ROOK,
+        checking: true,
+        royal: has_king.then_some(PieceType::KING),
+        flying_general: false,
+        stalemate_value: GameValue::Draw,
+        checkmate_value: GameValue::Loss,
+        extinction_value: None,
+        extinction_types: Vec::new(),
+        n_move_rule: 50,
+        n_fold_rule: 3,
+        barred_value: GameValue::Draw,
+        piece_value: [[None; MAX_PIECE_TYPES]; 2],
+        orthodox: false,
+        type_mask,
+        castling_checks: true,
+    };
+    pawn_rules(ctx, &mut rules)?;
+    castling_rules(ctx, &mut rules)?;
+    let king_capture = end_rules(ctx, &mut rules)?;
+    piece_values(ctx, &mut rules)?;
+    move_rules(ctx, &mut rules)?;
+    rules.start_fen = start_fen(ctx, shape)?;
+    rules.checkmate_value = ctx.value("checkmateValue", GameValue::Loss)?;
+    rules.castling_checks = castling_checks(ctx, rules.checking, king_capture)?;
+    Ok(rules)
+}
 
-    // every key must be known
-    let custom_keys: Vec<String> = (1..=MAX_CUSTOM)
-        .map(|i| format!("customPiece{i}"))
-        .collect();
+/// Every key of the section must be a data key, a piece or region key, or a mechanic's.
+fn check_keys(ctx: &Section, mechanic_keys: &[&str]) -> Result<(), IniError> {
     let all_piece_keys: Vec<String> = ORTHODOX_PIECES
         .iter()
         .map(|p| p.0.to_string())
         .chain(NAMED_FAIRIES.iter().map(|p| p.0.to_string()))
-        .chain(custom_keys.iter().cloned())
+        .chain(custom_keys())
         .collect();
     let mobility_keys: Vec<String> = all_piece_keys
         .iter()
-        .flat_map(|k| {
-            Color::ALL.map(|c| {
-                format!(
-                    "mobilityRegion{}{}",
-                    c.name(),
-                    piece_key_name(k).unwrap_or_default()
-                )
-            })
-        })
+        .flat_map(|k| Color::ALL.map(|c| mobility_key(c, k)))
         .collect();
-    for key in settings.keys() {
+    for key in ctx.settings.keys() {
         let known = PLAIN_KEYS.contains(&key.as_str())
             || mechanic_keys.contains(&key.as_str())
             || all_piece_keys.contains(key)
@@ -457,8 +500,25 @@ pub fn compile(ctx: &Section, mechanic_keys: &[&str]) -> Result<Rules, IniError>
             return Err(ctx.err(key, hint));
         }
     }
+    Ok(())
+}
 
-    // board
+/// `customPiece1` .. `customPiece10`.
+fn custom_keys() -> impl Iterator<Item = String> {
+    (1..=MAX_CUSTOM).map(|i| format!("customPiece{i}"))
+}
+
+/// The mobility-region key of the piece of key `piece` for `color`.
+fn mobility_key(color: Color, piece: &str) -> String {
+    format!(
+        "mobilityRegion{}{}",
+        color.name(),
+        piece_key_name(piece).unwrap_or_default()
+    )
+}
+
+/// `maxFile` and `maxRank`.
+fn board_shape(ctx: &Section) -> Result<BoardShape, IniError> {
     let files = match ctx.get("maxFile") {
         None => 8,
         Some(v) => match v
@@ -472,10 +532,12 @@ pub fn compile(ctx: &Section, mechanic_keys: &[&str]) -> Result<Rules, IniError>
         },
     };
     let ranks = ctx.number("maxRank", 8, 5, 8)? as u8;
-    let shape = BoardShape { files, ranks };
-    let board = shape.mask();
+    Ok(BoardShape { files, ranks })
+}
 
-    // pieces
+/// The piece types: the orthodox slots, the named fairies and the custom pieces, with their
+/// letters and compiled movement (`noAdjacentCapture` included).
+fn compile_pieces(ctx: &Section) -> Result<Vec<Option<PieceDef>>, IniError> {
     let no_adjacent: Vec<char> = match ctx.get("noAdjacentCapture") {
         None | Some("-") => Vec::new(),
         Some(v) => v.chars().filter(|c| !c.is_whitespace()).collect(),
@@ -549,20 +611,20 @@ pub fn compile(ctx: &Section, mechanic_keys: &[&str]) -> Result<Rules, IniError>
             }
         }
     }
-    for key in &custom_keys {
-        if let Some(v) = ctx.get(key) {
+    for key in custom_keys() {
+        if let Some(v) = ctx.get(&key) {
             if v == "-" {
                 continue;
             }
             let Some((l, betza)) = v.split_once(':') else {
                 return Err(ctx.err(
-                    key,
+                    &key,
                     format!("expected 'letter:Betza' (e.g. 'c:mR4cpR4') or '-', found '{v}'"),
                 ));
             };
-            let l = letter_value(key, l.trim())?
-                .ok_or_else(|| ctx.err(key, "a custom piece needs a letter".into()))?;
-            add_piece(key, l, betza.trim(), None, &mut pieces)?;
+            let l = letter_value(&key, l.trim())?
+                .ok_or_else(|| ctx.err(&key, "a custom piece needs a letter".into()))?;
+            add_piece(&key, l, betza.trim(), None, &mut pieces)?;
         }
     }
     for &l in &no_adjacent {
@@ -573,69 +635,81 @@ pub fn compile(ctx: &Section, mechanic_keys: &[&str]) -> Result<Rules, IniError>
             ));
         }
     }
-    let type_of = |l: char| -> Option<PieceType> {
-        pieces
-            .iter()
-            .position(|p| p.as_ref().is_some_and(|d| d.letter == l))
-            .map(|i| PieceType(i as u8))
-    };
-    let letter_of = |t: PieceType| pieces[t.index()].as_ref().map_or('?', |d| d.letter);
-    // defaults are letters, so a redefined piece with the orthodox letter takes the orthodox role
-    let letter_list = |key: &str, default: &str| -> Result<Vec<PieceType>, IniError> {
-        match ctx.get(key) {
-            None => {
-                // a renamed orthodox piece would silently drop out of a default list
-                for c in default.chars().filter(|&c| type_of(c).is_none()) {
-                    let renamed = ORTHODOX_PIECES.iter().enumerate().find_map(|(i, p)| {
-                        (p.1 == c)
-                            .then(|| pieces[i].as_ref())
-                            .flatten()
-                            .map(|d| (p.0, d.letter))
-                    });
-                    if let Some((piece, letter)) = renamed {
-                        return Err(ctx.err(
-                            key,
-                            format!(
-                                "the default '{default}' names '{c}', but the {piece} is \
-                                 '{letter}' here; give {key} explicitly"
-                            ),
-                        ));
-                    }
-                }
-                Ok(default.chars().filter_map(type_of).collect())
-            }
-            Some("-") => Ok(Vec::new()),
-            Some(v) => {
-                let mut out = Vec::new();
-                for c in v.chars().filter(|c| !c.is_whitespace()) {
-                    let Some(t) = type_of(c) else {
-                        let hint = if type_of(c.to_ascii_lowercase()).is_some() {
-                            " (piece letters are lower case here)"
-                        } else {
-                            ""
-                        };
-                        return Err(ctx.err(key, format!("no piece has the letter '{c}'{hint}")));
-                    };
-                    if out.contains(&t) {
-                        return Err(ctx.err(key, format!("the letter '{c}' is given twice")));
-                    }
-                    out.push(t);
-                }
-                Ok(out)
-            }
-        }
-    };
+    Ok(pieces)
+}
 
-    // mobility regions
+/// The type of the piece whose letter is exactly `l`.
+fn type_of(pieces: &[Option<PieceDef>], l: char) -> Option<PieceType> {
+    pieces
+        .iter()
+        .position(|p| p.as_ref().is_some_and(|d| d.letter == l))
+        .map(|i| PieceType(i as u8))
+}
+
+/// A list of piece letters (`-`: none) with its default. Defaults are letters, so a redefined
+/// piece with the orthodox letter takes the orthodox role; a renamed orthodox piece would
+/// silently drop out of a default list, so that is an error asking for the key.
+fn piece_list(
+    ctx: &Section,
+    pieces: &[Option<PieceDef>],
+    key: &str,
+    default: &str,
+) -> Result<Vec<PieceType>, IniError> {
+    match ctx.get(key) {
+        None => {
+            for c in default.chars().filter(|&c| type_of(pieces, c).is_none()) {
+                let renamed = ORTHODOX_PIECES.iter().enumerate().find_map(|(i, p)| {
+                    (p.1 == c)
+                        .then(|| pieces[i].as_ref())
+                        .flatten()
+                        .map(|d| (p.0, d.letter))
+                });
+                if let Some((piece, letter)) = renamed {
+                    return Err(ctx.err(
+                        key,
+                        format!(
+                            "the default '{default}' names '{c}', but the {piece} is \
+                             '{letter}' here; give {key} explicitly"
+                        ),
+                    ));
+                }
+            }
+            Ok(default.chars().filter_map(|c| type_of(pieces, c)).collect())
+        }
+        Some("-") => Ok(Vec::new()),
+        Some(v) => {
+            let mut out = Vec::new();
+            for c in v.chars().filter(|c| !c.is_whitespace()) {
+                let Some(t) = type_of(pieces, c) else {
+                    let hint = if type_of(pieces, c.to_ascii_lowercase()).is_some() {
+                        " (piece letters are lower case here)"
+                    } else {
+                        ""
+                    };
+                    return Err(ctx.err(key, format!("no piece has the letter '{c}'{hint}")));
+                };
+                if out.contains(&t) {
+                    return Err(ctx.err(key, format!("the letter '{c}' is given twice")));
+                }
+                out.push(t);
+            }
+            Ok(out)
+        }
+    }
+}
+
+/// Where each piece may stand, by colour (`mobilityRegion<Color><Piece>`).
+fn mobility_regions(
+    ctx: &Section,
+    pieces: &[Option<PieceDef>],
+    shape: BoardShape,
+) -> Result<[[Bitboard; MAX_PIECE_TYPES]; 2], IniError> {
+    let board = shape.mask();
     let mut mobility = [[board; MAX_PIECE_TYPES]; 2];
     for (idx, p) in pieces.iter().enumerate() {
         if let Some(def) = p {
             for color in Color::ALL {
-                let key = format!(
-                    "mobilityRegion{}{}",
-                    color.name(),
-                    piece_key_name(&def.name).unwrap_or_default()
-                );
+                let key = mobility_key(color, &def.name);
                 mobility[color.index()][idx] = ctx.region(&key, board, shape)?;
             }
         }
@@ -643,22 +717,22 @@ pub fn compile(ctx: &Section, mechanic_keys: &[&str]) -> Result<Rules, IniError>
     // a region for a piece the variant does not use is a mistake when written here; inherited
     // ones belong to a parent whose piece this section removed, and cannot be unset
     for key in ctx.own.iter().filter(|k| k.starts_with("mobilityRegion")) {
-        let used = pieces.iter().flatten().any(|d| {
-            Color::ALL.iter().any(|c| {
-                *key == format!(
-                    "mobilityRegion{}{}",
-                    c.name(),
-                    piece_key_name(&d.name).unwrap_or_default()
-                )
-            })
-        });
+        let used = pieces
+            .iter()
+            .flatten()
+            .any(|d| Color::ALL.iter().any(|&c| *key == mobility_key(c, &d.name)));
         if !used {
             return Err(ctx.err(key, "names a piece this variant does not use".into()));
         }
     }
+    Ok(mobility)
+}
 
-    // pawns
-    let has_pawn = pieces[PieceType::PAWN.index()].is_some();
+/// Promotion, the double step and en passant.
+fn pawn_rules(ctx: &Section, rules: &mut Rules) -> Result<(), IniError> {
+    let shape = rules.shape;
+    let ranks = shape.ranks as i8;
+    let has_pawn = rules.pieces[PieceType::PAWN.index()].is_some();
     if !has_pawn {
         if let Some(k) = PAWN_KEYS.iter().find(|k| ctx.sets(k)) {
             return Err(ctx.err(
@@ -667,14 +741,49 @@ pub fn compile(ctx: &Section, mechanic_keys: &[&str]) -> Result<Rules, IniError>
             ));
         }
     }
-    let last = shape.rank_bb(ranks as i8 - 1);
-    let first = shape.rank_bb(0);
-    let promotion_region = [
-        ctx.region("promotionRegionWhite", last, shape)?,
-        ctx.region("promotionRegionBlack", first, shape)?,
+    rules.promotion_region = [
+        ctx.region("promotionRegionWhite", shape.rank_bb(ranks - 1), shape)?,
+        ctx.region("promotionRegionBlack", shape.rank_bb(0), shape)?,
     ];
-    let promotion_types = letter_list("promotionPieceTypes", "qrbn")?;
-    for &t in &promotion_types {
+    rules.promotion_types = piece_list(ctx, &rules.pieces, "promotionPieceTypes", "qrbn")?;
+    check_promotion_types(ctx, rules, has_pawn)?;
+    rules.mandatory_promotion = ctx.bool("mandatoryPawnPromotion", true)?;
+    rules.double_step = ctx.bool("doubleStep", true)?;
+    rules.double_step_region = [
+        ctx.region("doubleStepRegionWhite", shape.rank_bb(1), shape)?,
+        ctx.region("doubleStepRegionBlack", shape.rank_bb(ranks - 2), shape)?,
+    ];
+    check_double_step(ctx, rules)?;
+    // en passant is on or off; a region of squares would be silently ignored, so only * and -
+    let ep_on = match ctx.get("enPassantRegion").map(str::trim) {
+        None | Some("*") => true,
+        Some("-") => false,
+        Some(v) => {
+            return Err(ctx.err(
+                "enPassantRegion",
+                format!(
+                    "only '*' (en passant on, the default) or '-' (off) is supported, found '{v}'"
+                ),
+            ))
+        }
+    };
+    rules.en_passant = has_pawn && rules.double_step && ep_on;
+    if has_pawn
+        && rules.promotion_types.is_empty()
+        && rules.mandatory_promotion
+        && (rules.promotion_region[0] | rules.promotion_region[1]).any()
+    {
+        return Err(ctx.err(
+            "promotionPieceTypes",
+            "pawns must promote but there is no piece to promote to".into(),
+        ));
+    }
+    Ok(())
+}
+
+/// Each promotion type must be a piece a pawn can become and stand as in the zone.
+fn check_promotion_types(ctx: &Section, rules: &Rules, has_pawn: bool) -> Result<(), IniError> {
+    for &t in &rules.promotion_types {
         if t == PieceType::PAWN {
             return Err(ctx.err(
                 "promotionPieceTypes",
@@ -687,20 +796,20 @@ pub fn compile(ctx: &Section, mechanic_keys: &[&str]) -> Result<Rules, IniError>
                 "promotionPieceTypes",
                 format!(
                     "a pawn cannot promote to the king '{}' (the royal piece) while checking = true",
-                    letter_of(t)
+                    rules.letter(t)
                 ),
             ));
         }
         if has_pawn {
             for c in Color::ALL {
-                let zone = promotion_region[c.index()];
-                if zone.any() && (zone & mobility[c.index()][t.index()]).is_empty() {
+                let zone = rules.promotion_region[c.index()];
+                if zone.any() && (zone & rules.mobility[c.index()][t.index()]).is_empty() {
                     return Err(ctx.err(
                         "promotionPieceTypes",
                         format!(
                             "'{}' may not stand on any square of {}'s promotion zone, so no \
                              pawn can promote to it",
-                            letter_of(t),
+                            rules.letter(t),
                             c.name()
                         ),
                     ));
@@ -708,24 +817,21 @@ pub fn compile(ctx: &Section, mechanic_keys: &[&str]) -> Result<Rules, IniError>
             }
         }
     }
-    let mandatory_promotion = ctx.bool("mandatoryPawnPromotion", true)?;
-    let double_step = ctx.bool("doubleStep", true)?;
-    let double_step_region = [
-        ctx.region("doubleStepRegionWhite", shape.rank_bb(1), shape)?,
-        ctx.region(
-            "doubleStepRegionBlack",
-            shape.rank_bb(ranks as i8 - 2),
-            shape,
-        )?,
-    ];
-    if double_step {
-        // a double step goes two ranks forward, so it cannot start on the last two ranks
+    Ok(())
+}
+
+/// A double step goes two ranks forward, so it cannot start on the last two ranks; without
+/// double steps their regions are mistakes.
+fn check_double_step(ctx: &Section, rules: &Rules) -> Result<(), IniError> {
+    let shape = rules.shape;
+    let ranks = shape.ranks as i8;
+    if rules.double_step {
         let dead = [
-            shape.rank_bb(ranks as i8 - 1) | shape.rank_bb(ranks as i8 - 2),
+            shape.rank_bb(ranks - 1) | shape.rank_bb(ranks - 2),
             shape.rank_bb(0) | shape.rank_bb(1),
         ];
         for c in Color::ALL {
-            let bad = double_step_region[c.index()] & dead[c.index()];
+            let bad = rules.double_step_region[c.index()] & dead[c.index()];
             if bad.any() {
                 return Err(ctx.err(
                     &format!("doubleStepRegion{}", c.name()),
@@ -743,33 +849,12 @@ pub fn compile(ctx: &Section, mechanic_keys: &[&str]) -> Result<Rules, IniError>
     {
         return Err(ctx.err(k, "doubleStep is false, so the key has no effect".into()));
     }
-    // en passant is on or off; a region of squares would be silently ignored, so only * and -
-    let ep_on = match ctx.get("enPassantRegion").map(str::trim) {
-        None | Some("*") => true,
-        Some("-") => false,
-        Some(v) => {
-            return Err(ctx.err(
-                "enPassantRegion",
-                format!(
-                    "only '*' (en passant on, the default) or '-' (off) is supported, found '{v}'"
-                ),
-            ))
-        }
-    };
-    let en_passant = has_pawn && double_step && ep_on;
-    if has_pawn
-        && promotion_types.is_empty()
-        && mandatory_promotion
-        && (promotion_region[0] | promotion_region[1]).any()
-    {
-        return Err(ctx.err(
-            "promotionPieceTypes",
-            "pawns must promote but there is no piece to promote to".into(),
-        ));
-    }
+    Ok(())
+}
 
-    // castling
-    let has_king = pieces[PieceType::KING.index()].is_some();
+/// Castling: on or off, the king's files and the piece it castles with.
+fn castling_rules(ctx: &Section, rules: &mut Rules) -> Result<(), IniError> {
+    let has_king = rules.royal.is_some();
     let castling = ctx.bool("castling", true)?;
     if castling && !has_king && ctx.sets("castling") {
         return Err(ctx.err(
@@ -777,77 +862,13 @@ pub fn compile(ctx: &Section, mechanic_keys: &[&str]) -> Result<Rules, IniError>
             "castling needs a king, and this variant has none (king = -)".into(),
         ));
     }
-    let castling = castling && has_king;
-    let castling_kingside_file = ctx.file_index("castlingKingsideFile", 6, shape)?;
-    let castling_queenside_file = ctx.file_index("castlingQueensideFile", 2, shape)?;
-    let rook_types = letter_list("castlingRookPieces", "r")?;
-    if castling {
-        let &[rook] = rook_types.as_slice() else {
-            return Err(ctx.err(
-                "castlingRookPieces",
-                format!(
-                    "castling needs exactly one piece type to castle with, found {} \
-                     (name one letter, or set castling = false)",
-                    rook_types.len()
-                ),
-            ));
-        };
-        if rook == PieceType::KING || rook == PieceType::PAWN {
-            return Err(ctx.err(
-                "castlingRookPieces",
-                format!(
-                    "the king cannot castle with '{}', a {}",
-                    letter_of(rook),
-                    if rook == PieceType::KING {
-                        "king"
-                    } else {
-                        "pawn"
-                    }
-                ),
-            ));
-        }
-        // the defaults (g, c) are not checked against the board by file_index
-        if castling_kingside_file >= files as i8 {
-            return Err(ctx.err(
-                "castlingKingsideFile",
-                format!(
-                    "the default kingside castling file g is not on this {files}-file board; \
-                     set castlingKingsideFile (or castling = false)"
-                ),
-            ));
-        }
-        // the rook lands beside the king, on the side it came from
-        if castling_kingside_file < 1 {
-            return Err(ctx.err(
-                "castlingKingsideFile",
-                "the king cannot castle kingside to the a-file: the rook lands on the file \
-                 to its left"
-                    .into(),
-            ));
-        }
-        if castling_queenside_file > files as i8 - 2 {
-            return Err(ctx.err(
-                "castlingQueensideFile",
-                "the king cannot castle queenside to the last file: the rook lands on the \
-                 file to its right"
-                    .into(),
-            ));
-        }
-        if castling_kingside_file <= castling_queenside_file {
-            let key = if ctx.sets("castlingKingsideFile") {
-                "castlingKingsideFile"
-            } else {
-                "castlingQueensideFile"
-            };
-            return Err(ctx.err(
-                key,
-                format!(
-                    "the kingside castling file ({}) must lie right of the queenside one ({})",
-                    (b'a' + castling_kingside_file as u8) as char,
-                    (b'a' + castling_queenside_file as u8) as char
-                ),
-            ));
-        }
+    rules.castling = castling && has_king;
+    rules.castling_kingside_file = ctx.file_index("castlingKingsideFile", 6, rules.shape)?;
+    rules.castling_queenside_file = ctx.file_index("castlingQueensideFile", 2, rules.shape)?;
+    let rook_types = piece_list(ctx, &rules.pieces, "castlingRookPieces", "r")?;
+    rules.castling_rook = rook_types.first().copied().unwrap_or(PieceType::ROOK);
+    if rules.castling {
+        check_castling(ctx, rules, &rook_types)
     } else if let Some(k) = [
         "castlingKingsideFile",
         "castlingQueensideFile",
@@ -856,13 +877,92 @@ pub fn compile(ctx: &Section, mechanic_keys: &[&str]) -> Result<Rules, IniError>
     .into_iter()
     .find(|k| ctx.sets(k))
     {
-        return Err(ctx.err(
+        Err(ctx.err(
             k,
             "castling is off in this variant, so the key has no effect".into(),
+        ))
+    } else {
+        Ok(())
+    }
+}
+
+/// Castling must have one partner, neither king nor pawn, and files where king and rook fit.
+fn check_castling(ctx: &Section, rules: &Rules, rook_types: &[PieceType]) -> Result<(), IniError> {
+    let files = rules.shape.files;
+    let (kingside, queenside) = (rules.castling_kingside_file, rules.castling_queenside_file);
+    let &[rook] = rook_types else {
+        return Err(ctx.err(
+            "castlingRookPieces",
+            format!(
+                "castling needs exactly one piece type to castle with, found {} \
+                 (name one letter, or set castling = false)",
+                rook_types.len()
+            ),
+        ));
+    };
+    if rook == PieceType::KING || rook == PieceType::PAWN {
+        return Err(ctx.err(
+            "castlingRookPieces",
+            format!(
+                "the king cannot castle with '{}', a {}",
+                rules.letter(rook),
+                if rook == PieceType::KING {
+                    "king"
+                } else {
+                    "pawn"
+                }
+            ),
         ));
     }
+    // the defaults (g, c) are not checked against the board by file_index
+    if kingside >= files as i8 {
+        return Err(ctx.err(
+            "castlingKingsideFile",
+            format!(
+                "the default kingside castling file g is not on this {files}-file board; \
+                 set castlingKingsideFile (or castling = false)"
+            ),
+        ));
+    }
+    // the rook lands beside the king, on the side it came from
+    if kingside < 1 {
+        return Err(ctx.err(
+            "castlingKingsideFile",
+            "the king cannot castle kingside to the a-file: the rook lands on the file \
+             to its left"
+                .into(),
+        ));
+    }
+    if queenside > files as i8 - 2 {
+        return Err(ctx.err(
+            "castlingQueensideFile",
+            "the king cannot castle queenside to the last file: the rook lands on the \
+             file to its right"
+                .into(),
+        ));
+    }
+    if kingside <= queenside {
+        let key = if ctx.sets("castlingKingsideFile") {
+            "castlingKingsideFile"
+        } else {
+            "castlingQueensideFile"
+        };
+        return Err(ctx.err(
+            key,
+            format!(
+                "the kingside castling file ({}) must lie right of the queenside one ({})",
+                (b'a' + kingside as u8) as char,
+                (b'a' + queenside as u8) as char
+            ),
+        ));
+    }
+    Ok(())
+}
 
-    // game end
+/// Check or king capture, facing kings, extinction, stalemate and barred values; returns
+/// whether kings are captured (`kingCapture`).
+fn end_rules(ctx: &Section, rules: &mut Rules) -> Result<bool, IniError> {
+    let has_king = rules.royal.is_some();
     let king_capture = ctx.bool("kingCapture", false)?;
     if king_capture && !has_king {
         return Err(ctx.err(
@@ -883,17 +983,26 @@ pub fn compile(ctx: &Section, mechanic_keys: &[&str]) -> Result<Rules, IniError>
             "there is no king (king = -) that could be in check".into(),
         ));
     }
-    let checking = checking && has_king;
-    let flying_general = ctx.bool("flyingGeneral", false)?;
-    if flying_general && !has_king {
+    rules.checking = checking && has_king;
+    rules.flying_general = ctx.bool("flyingGeneral", false)?;
+    if rules.flying_general && !has_king {
         return Err(ctx.err(
             "flyingGeneral",
             "there are no kings (king = -) that could face each other".into(),
         ));
     }
-    let extinction_types =
-        letter_list("extinctionPieceTypes", if king_capture { "k" } else { "" })?;
-    let extinction_value = match ctx.get("extinctionValue") {
+    extinction_rules(ctx, rules, king_capture)?;
+    rules.stalemate_value = ctx.value("stalemateValue", GameValue::Draw)?;
+    rules.barred_value = ctx.value("barredValue", rules.stalemate_value)?;
+    Ok(king_capture)
+}
+
+/// `extinctionPieceTypes` and `extinctionValue` (king capture implies the king's extinction
+/// loses).
+fn extinction_rules(ctx: &Section, rules: &mut Rules, king_capture: bool) -> Result<(), IniError> {
+    let default = if king_capture { "k" } else { "" };
+    rules.extinction_types = piece_list(ctx, &rules.pieces, "extinctionPieceTypes", default)?;
+    rules.extinction_value = match ctx.get("extinctionValue") {
         None if king_capture => Some(GameValue::Loss),
         None | Some("none") => None,
         Some(v) => Some(parse_value(v).ok_or_else(|| {
@@ -903,14 +1012,14 @@ pub fn compile(ctx: &Section, mechanic_keys: &[&str]) -> Result<Rules, IniError>
             )
         })?),
     };
-    if extinction_value.is_some() && extinction_types.is_empty() {
+    if rules.extinction_value.is_some() && rules.extinction_types.is_empty() {
         return Err(ctx.err(
             "extinctionValue",
             "extinctionValue is set but extinctionPieceTypes names no piece".into(),
         ));
     }
-    if extinction_value.is_none()
-        && !extinction_types.is_empty()
+    if rules.extinction_value.is_none()
+        && !rules.extinction_types.is_empty()
         && ctx.sets("extinctionPieceTypes")
     {
         return Err(ctx.err(
@@ -918,9 +1027,11 @@ pub fn compile(ctx: &Section, mechanic_keys: &[&str]) -> Result<Rules, IniError>
             "extinctionValue is not set (or is none), so the key has no effect".into(),
         ));
     }
-    let stalemate_value = ctx.value("stalemateValue", GameValue::Draw)?;
-    let barred_value = ctx.value("barredValue", stalemate_value)?;
-    let mut piece_value = [[None; MAX_PIECE_TYPES]; 2];
+    Ok(())
+}
+
+/// `pieceValueMg` and `pieceValueEg`: `letter:value` pairs.
+fn piece_values(ctx: &Section, rules: &mut Rules) -> Result<(), IniError> {
     for (phase, key) in ["pieceValueMg", "pieceValueEg"].iter().enumerate() {
         let Some(v) = ctx.get(key) else { continue };
         for item in v.split_whitespace() {
@@ -940,84 +1051,57 @@ pub fn compile(ctx: &Section, mechanic_keys: &[&str]) -> Result<Rules, IniError>
                     format!("expected letter:value pairs such as 'q:950 n:320', found '{item}'"),
                 ));
             };
-            let t = type_of(letter)
+            let t = type_of(&rules.pieces, letter)
                 .ok_or_else(|| ctx.err(key, format!("no piece has the letter '{letter}'")))?;
-            piece_value[phase][t.index()] = Some(value);
+            rules.piece_value[phase][t.index()] = Some(value);
         }
     }
-    let n_move_rule = ctx.number("nMoveRule", 50, 0, 1000)?;
-    let n_fold_rule = ctx.number("nFoldRule", 3, 0, 100)?;
-    if n_fold_rule == 1 {
+    Ok(())
+}
+
+/// `nMoveRule` and `nFoldRule`.
+fn move_rules(ctx: &Section, rules: &mut Rules) -> Result<(), IniError> {
+    rules.n_move_rule = ctx.number("nMoveRule", 50, 0, 1000)?;
+    rules.n_fold_rule = ctx.number("nFoldRule", 3, 0, 100)?;
+    if rules.n_fold_rule == 1 {
         return Err(ctx.err(
             "nFoldRule",
             "1 would draw every position at once; use 0 (off) or 2..100".into(),
         ));
     }
-    let start_fen = match ctx.get("startFen") {
-        Some(v) => v.to_string(),
-        None if shape == BoardShape::STANDARD => {
-            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1".to_string()
-        }
-        None => {
-            return Err(ctx.err(
-                "startFen",
-                format!(
-                    "a board that is not 8x8 needs a startFen (this one has {files} files and \
-                     {ranks} ranks)"
-                ),
-            ))
-        }
-    };
+    Ok(())
+}
 
-    let type_mask = pieces
-        .iter()
-        .enumerate()
-        .filter(|(_, p)| p.is_some())
-        .fold(0u16, |mask, (i, _)| mask | 1 << i);
-    let mut rules = Rules {
-        name: name.to_string(),
-        shape,
-        board,
-        start_fen,
-        pieces,
-        mobility,
-        promotion_region,
-        promotion_types,
-        mandatory_promotion,
-        double_step,
-        double_step_region,
-        en_passant,
-        castling,
-        castling_kingside_file,
-        castling_queenside_file,
-        castling_rook: rook_types.first().copied().unwrap_or(PieceType::ROOK),
-        checking,
-        royal: has_king.then_some(PieceType::KING),
-        flying_general,
-        stalemate_value,
-        checkmate_value: ctx.value("checkmateValue", GameValue::Loss)?,
-        extinction_value,
-        extinction_types,
-        n_move_rule,
-        n_fold_rule,
-        barred_value,
-        piece_value,
-        orthodox: false,
-        type_mask,
-        castling_checks: true,
-    };
-    rules.castling_checks = checking;
-    if ctx.get("kingCaptureCastlingChecks").is_some() {
-        if !king_capture {
-            return Err(ctx.err(
-                "kingCaptureCastlingChecks",
-                "only meaningful with kingCapture = true (checked kings always castle safely)"
-                    .into(),
-            ));
+/// `startFen` (required on a board that is not 8x8).
+fn start_fen(ctx: &Section, shape: BoardShape) -> Result<String, IniError> {
+    match ctx.get("startFen") {
+        Some(v) => Ok(v.to_string()),
+        None if shape == BoardShape::STANDARD => {
+            Ok("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1".to_string())
         }
-        rules.castling_checks = ctx.bool("kingCaptureCastlingChecks", false)?;
+        None => Err(ctx.err(
+            "startFen",
+            format!(
+                "a board that is not 8x8 needs a startFen (this one has {} files and {} ranks)",
+                shape.files, shape.ranks
+            ),
+        )),
     }
-    Ok(rules)
+}
+
+/// Whether castling needs the king not in, through or into check: where kings are checked,
+/// always; where they are captured, as `kingCaptureCastlingChecks` says (default no).
+fn castling_checks(ctx: &Section, checking: bool, king_capture: bool) -> Result<bool, IniError> {
+    if ctx.get("kingCaptureCastlingChecks").is_none() {
+        return Ok(checking);
+    }
+    if !king_capture {
+        return Err(ctx.err(
+            "kingCaptureCastlingChecks",
+            "only meaningful with kingCapture = true (checked kings always castle safely)".into(),
+        ));
+    }
+    ctx.bool("kingCaptureCastlingChecks", false)
 }
 
 /// Whether the hand-tuned orthodox generator plays these rules exactly (the mechanics aside).
