@@ -9,7 +9,9 @@
 //! "move" there. A player with no legal move loses (`stalemateValue = loss`).
 
 use super::retain;
+use crate::geometry::attacks::{sliders, TABLES};
 use crate::geometry::{Bitboard, Color, Square};
+use crate::movegen::{count_passing, LeafJudge};
 use crate::moves::{Move, MoveKind, MoveList};
 use crate::piece::PieceType;
 use crate::position::{Hooks, Mechanic, MechanicSpec, Position, StateLayout};
@@ -67,6 +69,146 @@ impl Mechanic for Garrison {
 
     fn filter(&self, pos: &mut Position, list: &mut MoveList) {
         retain(list, |m| allows(pos, m, self.kings));
+    }
+
+    /// Counted in bulk where a square is defended twice ([`Judge`]).
+    fn count_legal(&self, pos: &mut Position) -> Option<usize> {
+        let mut judge = Judge::new(pos, self.kings);
+        Some(count_passing(pos, &mut judge))
+    }
+}
+
+/// [`allows`] for [`count_passing`]. A friend's defence of a square survives any move of
+/// another man to it (the square it leaves only opens lines, the one it fills is the defended
+/// square itself), so a move to a square defended by two friends now, or, for a pawn's step
+/// (which does not defend its destination itself), by one, is supported; the others are
+/// judged one by one. The counts are of the orthodox men (`Rules::orthodox`); with other men
+/// every move is judged.
+struct Judge {
+    kings: bool,
+    /// Squares defended by at least one friend, and by at least two.
+    once: Bitboard,
+    twice: Bitboard,
+}
+
+impl Judge {
+    fn new(pos: &Position, kings: bool) -> Judge {
+        let (mut once, mut twice) = (Bitboard::EMPTY, Bitboard::EMPTY);
+        if pos.rules().orthodox {
+            let us = pos.side_to_move();
+            let (t, s) = (&*TABLES, sliders());
+            let occ = pos.occupied();
+            let mut add = |a: Bitboard| {
+                twice |= once & a;
+                once |= a;
+            };
+            let pawns = pos.pieces_of(us, PieceType::PAWN);
+            let (west, east) = match us {
+                Color::White => (
+                    Bitboard((pawns & !Bitboard::FILE_A).0 << 7),
+                    Bitboard((pawns & !Bitboard::FILE_H).0 << 9),
+                ),
+                Color::Black => (
+                    Bitboard((pawns & !Bitboard::FILE_A).0 >> 9),
+                    Bitboard((pawns & !Bitboard::FILE_H).0 >> 7),
+                ),
+            };
+            add(west);
+            add(east);
+            for n in pos.pieces_of(us, PieceType::KNIGHT) {
+                add(t.knight[n.index()]);
+            }
+            let queens = pos.pieces_of(us, PieceType::QUEEN);
+            for b in pos.pieces_of(us, PieceType::BISHOP) | queens {
+                add(s.bishop(b, occ));
+            }
+            for r in pos.pieces_of(us, PieceType::ROOK) | queens {
+                add(s.rook(r, occ));
+            }
+            if kings {
+                for k in pos.pieces_of(us, PieceType::KING) {
+                    add(t.king[k.index()]);
+                }
+            }
+        }
+        Judge { kings, once, twice }
+    }
+
+    /// Whether the normal move `from`-`to` of the man on `from` (not promoting) leaves it
+    /// supported.
+    #[inline]
+    fn supported_after(&self, pos: &Position, from: Square, to: Square) -> bool {
+        let moved = pos.piece_at(from);
+        let occ = (pos.occupied() & !from.bb()) | to.bb();
+        if !pos.rules().orthodox {
+            return supported(pos, to, moved.kind(), moved.color(), occ, self.kings);
+        }
+        let us = moved.color();
+        let (t, s) = (&*TABLES, sliders());
+        let mut friends = pos.pieces(us) & !from.bb();
+        if !self.kings {
+            friends &= !pos.kind(PieceType::KING);
+        }
+        let (diag, orth) = (s.bishop(to, occ), s.rook(to, occ));
+        let i = to.index();
+        // the man defends a friend from `to`
+        let reach = match moved.kind() {
+            PieceType::PAWN => t.pawn[us.index()][i],
+            PieceType::KNIGHT => t.knight[i],
+            PieceType::BISHOP => diag,
+            PieceType::ROOK => orth,
+            PieceType::QUEEN => diag | orth,
+            _ => t.king[i],
+        };
+        if (reach & friends).any() {
+            return true;
+        }
+        // or a friend defends `to`
+        let of = |k: PieceType| pos.kind(k) & friends;
+        let queens = of(PieceType::QUEEN);
+        ((t.pawn[us.flip().index()][i] & of(PieceType::PAWN))
+            | (t.knight[i] & of(PieceType::KNIGHT))
+            | (t.king[i] & of(PieceType::KING))
+            | (diag & (of(PieceType::BISHOP) | queens))
+            | (orth & (of(PieceType::ROOK) | queens)))
+            .any()
+    }
+}
+
+impl LeafJudge for Judge {
+    #[inline]
+    fn count(&mut self, pos: &Position, from: Square, tos: Bitboard) -> usize {
+        // a King that is no friend (garrisonKings = false) defends nothing itself
+        let sure = if !self.kings && pos.kind(PieceType::KING).has(from) {
+            self.once
+        } else {
+            self.twice
+        };
+        let mut n = (tos & sure).count() as usize;
+        for to in tos & !sure {
+            n += self.supported_after(pos, from, to) as usize;
+        }
+        n
+    }
+
+    #[inline]
+    fn count_pawns(&mut self, pos: &Position, tos: Bitboard, delta: i8) -> usize {
+        // a step (delta ±8 or ±16) lands where the pawn itself defended nothing
+        let sure = if delta % 8 == 0 {
+            self.once
+        } else {
+            self.twice
+        };
+        let mut n = (tos & sure).count() as usize;
+        for to in tos & !sure {
+            let from = Square::new((to.raw() as i8 - delta) as u8);
+            n += self.supported_after(pos, from, to) as usize;
+        }
+        n
+    }
+
+    fn passes(&mut self, pos: &mut Position, m: Move) -> bool {
+        allows(pos, m, self.kings)
     }
 }
 
