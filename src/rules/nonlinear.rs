@@ -177,10 +177,11 @@ impl LeafJudge for Unbarred {
 /// The squares a move may neither leave nor reach after the last move `from`-`to`.
 #[inline]
 pub fn barred_lines(pos: &Position, from: Square, to: Square) -> Bitboard {
-    let shape = pos.rules().shape;
+    // whole ranks and files of the 8x8 frame, cut to the board (`BoardShape::rank_bb` would
+    // rebuild the board's mask square by square at every node)
+    let rank = |r: i8| Bitboard(0xFFu64 << (8 * r as u32));
     let file = |f: i8| Bitboard(0x0101_0101_0101_0101u64 << f);
-    (shape.rank_bb(from.rank()) | shape.rank_bb(to.rank()) | file(from.file()) | file(to.file()))
-        & pos.rules().board
+    (rank(from.rank()) | rank(to.rank()) | file(from.file()) | file(to.file())) & pos.rules().board
 }
 
 /// Reads `lm=<from><to>` or `lm=-`. The named move must be one the side that just moved could
