@@ -1,16 +1,20 @@
 //! The restriction variants' leaf counts (`Mechanic::count_legal`, which counts the moves a
 //! filter passes in bulk, `movegen::count_passing`) against the length of the filtered list
-//! (`legal_moves`), at every node of random games and at every child of those nodes, in the
+//! (`legal_moves`) and against the rule modules' plain per-move tests (`faces_after`,
+//! `allows`, the last move's lines) on the ordinarily legal moves, at every node of random games and at every child of those nodes, in the
 //! four filter variants and their options (`facingColors = opposite`,
 //! `hippophobicAdjacencyIsCheck`, `hippophobicCastling = path`, `garrisonKings = false`), from
 //! the start positions and from every position of their perft suites. The games also count how
 //! often the cases the bulk counts treat apart occur, so the test fails if they are not reached.
 
 use chimera::movegen::{count_legal, legal_moves, ordinary_legal_moves};
-use chimera::moves::{MoveKind, MoveList};
+use chimera::moves::{Move, MoveKind, MoveList};
 use chimera::piece::PieceType;
 use chimera::position::{Position, Variant};
 use chimera::rules::builtin_variants;
+use chimera::rules::facing::Facing;
+use chimera::rules::garrison::{self, Garrison};
+use chimera::rules::hippophobic::Hippophobic;
 use chimera::rules::nonlinear::{barred_lines, Nonlinear};
 
 /// The option variants, on top of the built-in set.
@@ -65,6 +69,39 @@ struct Seen {
     fallback: usize,
 }
 
+/// The number of legal moves by the rule modules' plain per-move tests on the ordinarily legal
+/// moves (not the mechanics' filters or counts).
+fn reference_count(p: &mut Position, ordinary: &MoveList) -> usize {
+    let moves: Vec<Move> = ordinary.iter().copied().collect();
+    let mechanics = p.mechanics();
+    if let Some(f) = mechanics.find::<Facing>() {
+        return moves.iter().filter(|&&m| !f.faces_after(p, m)).count();
+    }
+    if let Some(h) = mechanics.find::<Hippophobic>() {
+        return moves.iter().filter(|&&m| h.allows(p, m)).count();
+    }
+    if mechanics.find::<Garrison>().is_some() {
+        let kings = !p.rules().name.contains("nokings");
+        return moves
+            .iter()
+            .filter(|&&m| garrison::allows(p, m, kings))
+            .count();
+    }
+    let nl = mechanics.find::<Nonlinear>().expect("a restriction");
+    let Some((f, t)) = nl.last_move(p) else {
+        return moves.len();
+    };
+    let barred = barred_lines(p, f, t);
+    match moves
+        .iter()
+        .filter(|m| !barred.has(m.from()) && !barred.has(m.to()))
+        .count()
+    {
+        0 => moves.len(),
+        n => n,
+    }
+}
+
 fn check_node(p: &mut Position, seen: &mut Seen) {
     let mut list = MoveList::new();
     legal_moves(p, &mut list);
@@ -78,6 +115,13 @@ fn check_node(p: &mut Position, seen: &mut Seen) {
     );
     let mut ordinary = MoveList::new();
     ordinary_legal_moves(p, &mut ordinary);
+    assert_eq!(
+        reference_count(p, &ordinary),
+        n,
+        "[{}] count_legal vs the per-move tests in {}",
+        p.rules().name,
+        p.fen()
+    );
     seen.nodes += 1;
     if list.len() < ordinary.len() {
         seen.barred += 1;
