@@ -192,3 +192,97 @@ fn tricky_positions_agree() {
         walk(&mut pos, 3);
     }
 }
+
+/// Compares the orthodox generator with the generic one's ordinarily legal moves (before any
+/// filter mechanic) on `pos`, a position of a variant that is not chess but runs on the
+/// orthodox generator; returns the legal moves after the filters, to play on.
+fn compare_unfiltered(pos: &mut Position) -> MoveList {
+    let mut fast = MoveList::new();
+    orthodox::legal_moves(pos, &mut fast);
+    let mut reference = MoveList::new();
+    generic::ordinary_legal_moves(pos, &mut reference);
+    assert_eq!(sorted(&fast), sorted(&reference), "{}", pos.fen());
+    assert_eq!(orthodox::count_legal(pos), fast.len(), "{}", pos.fen());
+    assert_eq!(movegen::ordinary_count(pos), fast.len(), "{}", pos.fen());
+    for sq in (0..64).map(Square::new) {
+        for by in Color::ALL {
+            assert_eq!(
+                orthodox::is_attacked(pos, sq, by),
+                generic::is_attacked(pos, sq, by),
+                "is_attacked({sq}, {by:?}) in {}",
+                pos.fen()
+            );
+        }
+    }
+    let mut legal = MoveList::new();
+    movegen::legal_moves(pos, &mut legal);
+    legal
+}
+
+#[test]
+fn other_castling_files_and_no_castling_agree() {
+    // the orthodox generator castles from the geometry fixed at set-up, so it also plays
+    // castling to other files (Torpedo's Kf1-h1 / Kf1-d1, the king landing on its rook's
+    // square) and variants without castling (Nonlinear)
+    let mut set = builtin_variants();
+    set.load_str(
+        "test",
+        "[hd-castling:chess]\ncastlingKingsideFile = h\ncastlingQueensideFile = d\n\
+         [b-castling:chess]\ncastlingKingsideFile = f\ncastlingQueensideFile = b\n\
+         [no-castling:chess]\ncastling = false\n\
+         startFen = rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1\n",
+    )
+    .expect("loads");
+    let cases: [(&str, &[&str]); 5] = [
+        (
+            "torpedo-paletta",
+            &[
+                "rnqbbknr/pppppppp/8/8/8/8/PPPPPPPP/RNQBBKNR w KQkq - 0 1",
+                "r4k1r/p4p1p/8/8/8/8/P4P1P/R4K1R w KQkq - 0 1",
+                "rq2bk1r/1P3p1p/8/3Q4/8/8/P4P1P/R4K1R w KQ - 0 1",
+            ],
+        ),
+        (
+            "nonlinear",
+            &[
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1",
+                "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w - - 0 1 lm=b3a3",
+            ],
+        ),
+        (
+            "hd-castling",
+            &[
+                "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+                "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1",
+            ],
+        ),
+        ("b-castling", &["r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1"]),
+        (
+            "no-castling",
+            &["r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w - - 0 1"],
+        ),
+    ];
+    let mut rng = Rng(0x5DEE_CE66_D1CE_4E5B);
+    let mut castlings = 0;
+    for (name, fens) in cases {
+        let rules = set.get(name).expect("loaded");
+        assert!(rules.orthodox, "{name} runs on the orthodox generator");
+        for fen in fens {
+            for _game in 0..40 {
+                let mut pos = Position::from_fen(rules, fen).unwrap_or_else(|e| panic!("{e}"));
+                for _ply in 0..120 {
+                    let list = compare_unfiltered(&mut pos);
+                    if list.is_empty() {
+                        break;
+                    }
+                    castlings += list
+                        .iter()
+                        .filter(|m| m.kind() == chimera::moves::MoveKind::Castling)
+                        .count();
+                    pos.make(list[rng.below(list.len())]);
+                }
+            }
+        }
+    }
+    assert!(castlings > 500, "only {castlings} castling moves met");
+}

@@ -12,7 +12,7 @@ use chimera::moves::MoveList;
 use chimera::position::{Hooks, Position, Variant};
 use chimera::rules::{builtin_variants, MECHANICS};
 use chimera::search::game::OrthodoxGame;
-use chimera::variant::data_is_orthodox;
+use chimera::variant::generator_is_orthodox;
 
 /// Every built-in variant (every registered mechanic has one: see the test below).
 fn variants() -> Vec<&'static Variant> {
@@ -28,16 +28,16 @@ fn the_orthodox_generator_serves_only_what_it_can_play() {
     let mut routed = 0;
     for v in variants() {
         let ignored = v.mechanics.uses(Hooks::GENERIC_ONLY);
-        let expected = data_is_orthodox(&v.rules) && !ignored;
+        let expected = generator_is_orthodox(&v.rules) && !ignored;
         assert_eq!(
             v.orthodox,
             expected,
-            "[{}] mechanics {:?}: orthodox generator {} but data orthodox {} and hooks it \
+            "[{}] mechanics {:?}: orthodox generator {} but data fit for it {} and hooks it \
              ignores {}",
             v.name,
             v.mechanics.names(),
             v.orthodox,
-            data_is_orthodox(&v.rules),
+            generator_is_orthodox(&v.rules),
             ignored
         );
         if v.orthodox && !v.mechanics.is_empty() {

@@ -13,6 +13,7 @@
 //! Leaves are counted without listing, the pawns' moves by shifts. [`legal_moves_by_testing`]
 //! keeps the plain test of every move by make / test / unmake as the reference.
 
+use super::LeafJudge;
 use crate::geometry::attacks::{between, bishop_attacks, rook_attacks, TABLES};
 use crate::geometry::{Bitboard, Color, Square};
 use crate::moves::{Move, MoveKind, MoveList};
@@ -161,9 +162,10 @@ impl PseudoSink for MoveList {
     }
 }
 
-/// Counts the moves that need no test and keeps the others for make / test / unmake.
-struct Counter {
-    /// Moves known legal so far.
+/// Counts the moves that need no test and keeps the others for make / test / unmake; a
+/// filter's judge ([`LeafJudge`]) decides which of the legal ones count.
+struct Counter<'j, J: LeafJudge> {
+    /// Moves known legal (and passed by the judge) so far.
     legal: usize,
     /// Normal moves from these squares are kept for testing.
     test_from: Bitboard,
@@ -171,28 +173,63 @@ struct Counter {
     test_to: Bitboard,
     /// The others are legal when they land here.
     target: Bitboard,
-    /// The moves to test.
+    /// The moves to test (and, for a judge that does not pass everything, the legal
+    /// promotions, which it judges one by one).
     to_test: MoveList,
     /// The side's only king, whose steps are tested at once on the board as it would be after
     /// the step (`None`: no single king, its steps are kept for testing too).
     king: Option<Square>,
     /// The enemy's piece types ([`types_among`]).
     enemy_types: u16,
+    /// The filter's judge.
+    judge: &'j mut J,
 }
 
-impl PseudoSink for Counter {
+impl<J: LeafJudge> Counter<'_, J> {
+    /// Counts the legal pawn moves to `tos`, each from `to - delta`: in bulk, except that a
+    /// judge judges promotions one by one (they go to the tests).
+    #[inline(always)]
+    fn pawn_set(&mut self, pos: &Position, tos: Bitboard, delta: i8) -> usize {
+        if J::ALL {
+            return count_pawn_moves(pos, tos);
+        }
+        let promo = tos & pos.rules().promotion_region[pos.side_to_move().index()];
+        for to in promo {
+            let from = Square::new((to.raw() as i8 - delta) as u8);
+            push_pawn_move(pos, &mut self.to_test, from, to);
+        }
+        self.judge.count_pawns(pos, tos & !promo, delta)
+    }
+}
+
+impl<J: LeafJudge> PseudoSink for Counter<'_, J> {
     #[inline]
     fn targets(&mut self, pos: &Position, from: Square, tos: Bitboard) {
         if self.king == Some(from) {
-            for to in tos {
-                if !king_step_exposes(pos, from, to, self.enemy_types) {
-                    self.legal += 1;
+            if J::ALL {
+                for to in tos {
+                    if !king_step_exposes(pos, from, to, self.enemy_types) {
+                        self.legal += 1;
+                    }
                 }
+            } else {
+                let mut safe = Bitboard::EMPTY;
+                for to in tos {
+                    if !king_step_exposes(pos, from, to, self.enemy_types) {
+                        safe |= to.bb();
+                    }
+                }
+                self.legal += self.judge.count(pos, from, safe);
             }
         } else if self.test_from.has(from) {
             self.to_test.targets(pos, from, tos);
         } else {
-            self.legal += (tos & self.target & !self.test_to).count() as usize;
+            let legal = tos & self.target & !self.test_to;
+            self.legal += if J::ALL {
+                legal.count() as usize
+            } else {
+                self.judge.count(pos, from, legal)
+            };
             self.to_test.targets(pos, from, tos & self.test_to);
         }
     }
@@ -202,7 +239,14 @@ impl PseudoSink for Counter {
         if self.test_from.has(from) {
             self.to_test.pawn_targets(pos, from, tos);
         } else {
-            self.legal += count_pawn_moves(pos, tos & self.target & !self.test_to);
+            let legal = tos & self.target & !self.test_to;
+            if J::ALL {
+                self.legal += count_pawn_moves(pos, legal);
+            } else {
+                let promo = legal & pos.rules().promotion_region[pos.side_to_move().index()];
+                self.to_test.pawn_targets(pos, from, promo);
+                self.legal += self.judge.count(pos, from, legal & !promo);
+            }
             self.to_test.pawn_targets(pos, from, tos & self.test_to);
         }
     }
@@ -233,17 +277,18 @@ impl PseudoSink for Counter {
             Color::Black => (-8, -9, -7),
         };
         let one = shift(free, up) & empty;
-        let mut n = count_pawn_moves(pos, one & dest);
+        let mut n = self.pawn_set(pos, one & dest, up);
         if rules.double_step {
             let starters = shift(free & rules.double_step_region[us.index()], up) & empty;
-            n += count_pawn_moves(pos, shift(starters, up) & empty & dest);
+            n += self.pawn_set(pos, shift(starters, up) & empty & dest, 2 * up);
         }
         if !def.moves.no_adjacent_capture {
             let west = shift(free & !Bitboard::FILE_A, up_west) & board & region;
             let east = shift(free & !Bitboard::FILE_H, up_east) & board & region;
             let immune = immune(pos);
             let enemy = pos.pieces(us.flip()) & self.target & !immune;
-            n += count_pawn_moves(pos, west & enemy) + count_pawn_moves(pos, east & enemy);
+            n += self.pawn_set(pos, west & enemy, up_west)
+                + self.pawn_set(pos, east & enemy, up_east);
             if let Some(ep) = pos.ep_square() {
                 if ((west | east) & ep.bb()).any() && ep_victim_capturable(ep, us, immune) {
                     for from in TABLES.pawn[us.flip().index()][ep.index()] & free {
@@ -741,10 +786,20 @@ pub fn count_legal(pos: &mut Position) -> usize {
 /// Number of moves legal under the ordinary rules (`ordinary_legal_moves(pos).len()`),
 /// counting without listing where no mechanic adds moves of its own.
 pub fn count_ordinary(pos: &mut Position) -> usize {
+    count_passing(pos, &mut super::Unfiltered)
+}
+
+/// Number of moves legal under the ordinary rules that `judge` passes, counting without
+/// listing where no mechanic adds moves of its own (see [`LeafJudge`]).
+#[inline]
+pub fn count_passing<J: LeafJudge>(pos: &mut Position, judge: &mut J) -> usize {
     if pos.mechanics().uses(Hooks::MOVES) {
         let mut list = MoveList::new();
         ordinary_legal_moves(pos, &mut list);
-        return list.len();
+        if J::ALL {
+            return list.len();
+        }
+        return list.iter().filter(|&&m| judge.passes(pos, m)).count();
     }
     let shortcut = Shortcut::new(pos);
     let kings = pos.pieces_of(pos.side_to_move(), PieceType::KING);
@@ -756,11 +811,13 @@ pub fn count_ordinary(pos: &mut Position) -> usize {
         to_test: MoveList::new(),
         king: (kings.any() && !kings.more_than_one()).then(|| kings.lsb()),
         enemy_types: shortcut.enemy_types,
+        judge,
     };
     generate_pseudo(pos, &mut counter);
+    // (the counter is not taken apart: that would copy its list)
     let mut n = counter.legal;
     for &m in counter.to_test.iter() {
-        if !exposes(pos, m, shortcut.enemy_types) {
+        if !exposes(pos, m, shortcut.enemy_types) && (J::ALL || counter.judge.passes(pos, m)) {
             n += 1;
         }
     }

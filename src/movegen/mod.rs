@@ -13,8 +13,8 @@ pub mod orthodox;
 
 pub use notation::{move_to_string, parse_move, MoveError, MoveText};
 
-use crate::geometry::{Color, Square};
-use crate::moves::MoveList;
+use crate::geometry::{Bitboard, Color, Square};
+use crate::moves::{Move, MoveList};
 use crate::position::{Hooks, Position};
 
 /// Whether `sq` is attacked by a man of `by` (under the variant's capture rules).
@@ -106,5 +106,69 @@ pub fn ordinary_count(pos: &mut Position) -> usize {
         orthodox::count_legal(pos)
     } else {
         generic::count_ordinary(pos)
+    }
+}
+
+/// How a legality filter judges the moves legal under the ordinary rules without their being
+/// listed, for [`count_passing`]: the generators hand it the legal moves in groups where they
+/// count in bulk (one man's normal moves to a set of squares, the pawns' steps and captures as
+/// shifted sets) and one by one otherwise (promotions, en passant, castling, the moves they
+/// test by playing them), so a filter can count what it passes with set operations and judge
+/// only the doubtful moves singly. Every hand-over is of moves that are legal under the
+/// ordinary rules; each is handed over once.
+pub trait LeafJudge {
+    /// The judge passes every move: the generators then count on their own.
+    const ALL: bool = false;
+
+    /// How many of the normal, non-promoting moves of the man on `from` to each square of
+    /// `tos` pass.
+    fn count(&mut self, pos: &Position, from: Square, tos: Bitboard) -> usize;
+
+    /// The same for normal, non-promoting pawn moves given as a set: the pawn on `to - delta`
+    /// (square indices) goes to each `to` of `tos`.
+    #[inline]
+    fn count_pawns(&mut self, pos: &Position, tos: Bitboard, delta: i8) -> usize {
+        let mut n = 0;
+        for to in tos {
+            n += self.count(pos, Square::new((to.raw() as i8 - delta) as u8), to.bb());
+        }
+        n
+    }
+
+    /// Whether the move `m`, of any kind, passes.
+    fn passes(&mut self, pos: &mut Position, m: Move) -> bool;
+}
+
+/// The judge that passes everything: [`count_passing`] with it is [`ordinary_count`].
+pub struct Unfiltered;
+
+impl LeafJudge for Unfiltered {
+    const ALL: bool = true;
+
+    #[inline(always)]
+    fn count(&mut self, _pos: &Position, _from: Square, tos: Bitboard) -> usize {
+        tos.count() as usize
+    }
+
+    #[inline(always)]
+    fn count_pawns(&mut self, _pos: &Position, tos: Bitboard, _delta: i8) -> usize {
+        tos.count() as usize
+    }
+
+    #[inline(always)]
+    fn passes(&mut self, _pos: &mut Position, _m: Move) -> bool {
+        true
+    }
+}
+
+/// Number of the moves legal under the ordinary rules ([`ordinary_legal_moves`]) that `judge`
+/// passes, counted without listing where the generator can: how a filter mechanic implements
+/// [`crate::position::Mechanic::count_legal`]. Allocates nothing.
+#[inline]
+pub fn count_passing<J: LeafJudge>(pos: &mut Position, judge: &mut J) -> usize {
+    if pos.rules().orthodox {
+        orthodox::count_passing(pos, judge)
+    } else {
+        generic::count_passing(pos, judge)
     }
 }

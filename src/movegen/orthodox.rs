@@ -20,6 +20,7 @@
 //! Positions these assumptions do not cover (a side without exactly one king, possible only
 //! through an odd promotion set) are handed to the generic generator.
 
+use super::LeafJudge;
 use crate::geometry::attacks::{sliders, SliderTables, Tables, TABLES};
 use crate::geometry::{Bitboard, Color, Square};
 use crate::moves::{Move, MoveKind, MoveList};
@@ -235,6 +236,54 @@ impl Sink for CountSink {
     }
 }
 
+/// Hands the moves to a filter's judge: groups at once, promotions and the single moves kept
+/// for [`LeafJudge::passes`] after generation (it may play them).
+struct JudgeSink<'p, 'j, J: LeafJudge> {
+    pos: &'p Position,
+    judge: &'j mut J,
+    passed: usize,
+    singles: &'j mut MoveList,
+}
+
+impl<J: LeafJudge> Sink for JudgeSink<'_, '_, J> {
+    #[inline(always)]
+    fn moves_from(&mut self, from: Square, targets: Bitboard) {
+        if targets.any() {
+            self.passed += self.judge.count(self.pos, from, targets);
+        }
+    }
+
+    #[inline(always)]
+    fn pawn_moves(&mut self, sets: &PawnSets) {
+        for (set, delta) in [
+            (sets.one, sets.up),
+            (sets.two, 2 * sets.up),
+            (sets.west, sets.up_west),
+            (sets.east, sets.up_east),
+        ] {
+            if set.any() {
+                self.passed += self.judge.count_pawns(self.pos, set, delta);
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn promotions(&mut self, sets: &PawnSets, types: &[PieceType]) {
+        ListSink(self.singles).promotions(sets, types);
+    }
+
+    #[inline(always)]
+    fn pawn_from(&mut self, from: Square, tos: Bitboard, promo_tos: Bitboard, types: &[PieceType]) {
+        self.moves_from(from, tos);
+        ListSink(self.singles).pawn_from(from, Bitboard::EMPTY, promo_tos, types);
+    }
+
+    #[inline(always)]
+    fn single(&mut self, m: Move) {
+        self.singles.push(m);
+    }
+}
+
 /// Counts the legal moves and, among them, those that land on `onto` (squares holding enemy
 /// men: captures there) and those made from `marked` that do not: the counts 007 Detente's
 /// third ply needs (DET-1, DET-2), without listing.
@@ -350,6 +399,27 @@ pub fn count_legal(pos: &mut Position) -> usize {
         super::generic::legal_moves(pos, &mut list);
         list.len()
     }
+}
+
+/// Number of legal moves that `judge` passes (see [`super::count_passing`]).
+pub fn count_passing<J: LeafJudge>(pos: &mut Position, judge: &mut J) -> usize {
+    let mut singles = MoveList::new();
+    let mut sink = JudgeSink {
+        pos,
+        judge,
+        passed: 0,
+        singles: &mut singles,
+    };
+    if !generate(pos, &mut sink) {
+        return super::generic::count_passing(pos, judge);
+    }
+    let mut n = sink.passed;
+    for &m in singles.iter() {
+        if judge.passes(pos, m) {
+            n += 1;
+        }
+    }
+    n
 }
 
 /// The generator. Returns false, having emitted nothing, when the side to move does not have

@@ -10,7 +10,7 @@
 use super::{MECHANICS, SELECTORS};
 use crate::position::{Hooks, Mechanic, Mechanics, Position, StateLayout, Variant};
 use crate::variant::{
-    compile, data_is_orthodox, parse_ini, IniError, IniFile, Section, Setting, Settings,
+    compile, generator_is_orthodox, parse_ini, IniError, IniFile, Section, Setting, Settings,
     BUILTIN_INI,
 };
 use once_cell::sync::Lazy;
@@ -144,7 +144,7 @@ fn build(ctx: &Section) -> Result<&'static Variant, IniError> {
             "neither facingPieces nor restriction bars any move, so the key has no effect".into(),
         ));
     }
-    rules.orthodox = data_is_orthodox(&rules) && !mechanics.uses(Hooks::GENERIC_ONLY);
+    rules.orthodox = generator_is_orthodox(&rules) && !mechanics.uses(Hooks::GENERIC_ONLY);
     let variant = Variant::leak(rules, mechanics);
     // the start position must parse
     if let Err(e) = Position::from_fen(variant, &variant.start_fen) {

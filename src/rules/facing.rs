@@ -6,9 +6,13 @@
 //! after the move only, so a castling king may cross a facing square.
 
 use super::retain;
-use crate::geometry::attacks::{bishop_attacks, line, queen_attacks, rook_attacks};
-use crate::geometry::{Bitboard, Color};
+use crate::geometry::attacks::{
+    between, bishop_attacks, line, queen_attacks, rook_attacks, sliders,
+};
+use crate::geometry::{Bitboard, Color, Square};
+use crate::movegen::{count_passing, LeafJudge};
 use crate::moves::{Move, MoveKind, MoveList};
+use crate::piece::PieceType;
 use crate::position::{types_of, Hooks, Mechanic, MechanicSpec, Position, StateLayout};
 use crate::variant::{IniError, Rules, Section};
 
@@ -75,6 +79,13 @@ impl Mechanic for Facing {
         retain(list, |m| !self.faces_after(pos, m));
     }
 
+    /// Counted in bulk ([`Judge`]): only a man of the rule and a man leaving the one square
+    /// between two of them are judged at all.
+    fn count_legal(&self, pos: &mut Position) -> Option<usize> {
+        let mut judge = Judge::new(self, pos);
+        Some(count_passing(pos, &mut judge))
+    }
+
     fn validate(&self, pos: &Position) -> Result<(), String> {
         if self.faces_now(pos) {
             return Err(
@@ -118,6 +129,11 @@ impl Facing {
             pos.unmake();
             return bad;
         }
+        self.faces_after_normal(pos, m)
+    }
+
+    /// [`Facing::faces_after`] for a normal move, judged from the board as it would be.
+    fn faces_after_normal(&self, pos: &Position, m: Move) -> bool {
         let opponents_only = self.opponents_only;
         let (from, to) = (m.from(), m.to());
         let moved = pos.piece_at(from);
@@ -158,6 +174,112 @@ impl Facing {
             }
         }
         false
+    }
+}
+
+/// [`Facing::faces_after`] for [`count_passing`]. Before the move no two men of the rule face
+/// each other, so a normal move of another man is barred only when it leaves the single square
+/// between two of them (`screens`), and a move of a man of the rule only when it lands where
+/// one of the others sees it with its origin vacated. Promotions and the other kinds of move
+/// are judged one by one.
+struct Judge<'f> {
+    facing: &'f Facing,
+    /// The men of the rule by colour.
+    men: [Bitboard; 2],
+    /// The squares that alone stand between two men of the rule who would face each other.
+    screens: Bitboard,
+}
+
+impl<'f> Judge<'f> {
+    fn new(facing: &'f Facing, pos: &Position) -> Judge<'f> {
+        let men = [
+            facing.monarchs(pos, Color::White),
+            facing.monarchs(pos, Color::Black),
+        ];
+        let occ = pos.occupied();
+        let mut screens = Bitboard::EMPTY;
+        for a in men[0] | men[1] {
+            let a_white = men[0].has(a);
+            // each pair once: partners after `a` in square order (of the other colour only,
+            // with `facingColors = opposite`)
+            let partners = if facing.opponents_only {
+                men[a_white as usize]
+            } else {
+                men[0] | men[1]
+            };
+            for b in partners & Bitboard(!(2u64 << a.index()).wrapping_sub(1)) {
+                let screen = between(a, b) & occ;
+                if line(a, b).any() && screen.any() && !screen.more_than_one() {
+                    screens |= screen;
+                }
+            }
+        }
+        Judge {
+            facing,
+            men,
+            screens,
+        }
+    }
+
+    /// The squares where a man of the rule of colour `c` coming from `from` would face one of
+    /// the others (those it may face), with `from` vacated.
+    #[inline]
+    fn seen(&self, pos: &Position, from: Square, c: usize) -> Bitboard {
+        let others = if self.facing.opponents_only {
+            self.men[1 - c]
+        } else {
+            self.men[0] | self.men[1]
+        } & !from.bb();
+        let occ = pos.occupied() & !from.bb();
+        let s = sliders();
+        others.iter().fold(Bitboard::EMPTY, |acc, m| {
+            acc | s.rook(m, occ) | s.bishop(m, occ)
+        })
+    }
+}
+
+impl LeafJudge for Judge<'_> {
+    #[inline]
+    fn count(&mut self, pos: &Position, from: Square, tos: Bitboard) -> usize {
+        let moved = pos.piece_at(from);
+        if self.facing.types >> moved.kind().0 & 1 != 0 {
+            // a man of the rule never stands alone between two others: it would face one
+            return (tos & !self.seen(pos, from, moved.color().index())).count() as usize;
+        }
+        if !self.screens.has(from) {
+            return tos.count() as usize;
+        }
+        tos.iter()
+            .filter(|&to| !self.facing.faces_after_normal(pos, Move::normal(from, to)))
+            .count()
+    }
+
+    #[inline]
+    fn count_pawns(&mut self, pos: &Position, tos: Bitboard, delta: i8) -> usize {
+        // pawns are no men of the rule unless named
+        if self.facing.types >> PieceType::PAWN.0 & 1 == 0 {
+            let screened = if delta >= 0 {
+                Bitboard(self.screens.0 << delta)
+            } else {
+                Bitboard(self.screens.0 >> -delta)
+            };
+            let doubtful = tos & screened;
+            let mut n = (tos & !doubtful).count() as usize;
+            for to in doubtful {
+                let from = Square::new((to.raw() as i8 - delta) as u8);
+                n += self.count(pos, from, to.bb());
+            }
+            return n;
+        }
+        let mut n = 0;
+        for to in tos {
+            n += self.count(pos, Square::new((to.raw() as i8 - delta) as u8), to.bb());
+        }
+        n
+    }
+
+    fn passes(&mut self, pos: &mut Position, m: Move) -> bool {
+        !self.facing.faces_after(pos, m)
     }
 }
 

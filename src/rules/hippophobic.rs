@@ -15,6 +15,7 @@
 use super::retain;
 use crate::geometry::attacks::{between, TABLES};
 use crate::geometry::{Bitboard, Color, Square};
+use crate::movegen::{count_passing, LeafJudge};
 use crate::moves::{Move, MoveKind, MoveList};
 use crate::piece::PieceType;
 use crate::position::{Hooks, Mechanic, MechanicSpec, Position, StateLayout};
@@ -88,6 +89,13 @@ impl Mechanic for Hippophobic {
         retain(list, |m| self.allows(pos, m));
     }
 
+    /// Counted in bulk: which destinations a man may reach depends only on its type and, for
+    /// our Knights, on the squares next to our King ([`Judge`]).
+    fn count_legal(&self, pos: &mut Position) -> Option<usize> {
+        let mut judge = Judge::new(pos, self.castling_path);
+        Some(count_passing(pos, &mut judge))
+    }
+
     fn attacked(&self, pos: &Position, sq: Square, by: Color) -> bool {
         attacked(pos, sq, by, self.adjacency_is_check)
     }
@@ -145,6 +153,77 @@ fn allows(pos: &Position, m: Move, castling_path: bool) -> bool {
         MoveKind::EnPassant | MoveKind::Special => (pos.king_square(us), knights),
     };
     king.is_none_or(|k| (TABLES.king[k.index()] & knights_after).is_empty())
+}
+
+/// [`allows`] as destination masks, for [`count_passing`]. With our King on `k` and no Knight
+/// next to it, a normal move is barred exactly when a King or Queen lands next to a Knight, a
+/// Queen lands on one, or a Knight lands next to `k`; with Knights next to `k`, the other men's
+/// moves must also take the only one, or move it away if it is ours.
+struct Judge {
+    /// Squares next to a Knight.
+    near: Bitboard,
+    /// The Knights.
+    knights: Bitboard,
+    /// Squares next to our King (empty without a single King).
+    zone: Bitboard,
+    /// Knights next to our King.
+    adjacent: Bitboard,
+    /// Where a move of a man other than the King or the adjacent Knight must land: anywhere
+    /// with no Knight next to our King, on that Knight when there is one, nowhere with more.
+    need: Bitboard,
+    castling_path: bool,
+}
+
+impl Judge {
+    fn new(pos: &Position, castling_path: bool) -> Judge {
+        let knights = pos.kind(PieceType::KNIGHT);
+        let t = &*TABLES;
+        let near = knights
+            .iter()
+            .fold(Bitboard::EMPTY, |acc, n| acc | t.king[n.index()]);
+        let zone = pos
+            .king_square(pos.side_to_move())
+            .map_or(Bitboard::EMPTY, |k| t.king[k.index()]);
+        let adjacent = zone & knights;
+        let need = if adjacent.is_empty() {
+            Bitboard::FULL
+        } else if adjacent.more_than_one() {
+            Bitboard::EMPTY
+        } else {
+            adjacent
+        };
+        Judge {
+            near,
+            knights,
+            zone,
+            adjacent,
+            need,
+            castling_path,
+        }
+    }
+}
+
+impl LeafJudge for Judge {
+    #[inline]
+    fn count(&mut self, pos: &Position, from: Square, tos: Bitboard) -> usize {
+        let ok = match pos.piece_at(from).kind() {
+            PieceType::KING => tos & !self.near,
+            PieceType::QUEEN => tos & !self.near & !self.knights & self.need,
+            PieceType::KNIGHT if self.adjacent == from.bb() => tos & !self.zone,
+            PieceType::KNIGHT => tos & self.need & !self.zone,
+            _ => tos & self.need,
+        };
+        ok.count() as usize
+    }
+
+    #[inline]
+    fn count_pawns(&mut self, _pos: &Position, tos: Bitboard, _delta: i8) -> usize {
+        (tos & self.need).count() as usize
+    }
+
+    fn passes(&mut self, pos: &mut Position, m: Move) -> bool {
+        allows(pos, m, self.castling_path)
+    }
 }
 
 /// HI-R3: whether `sq` is attacked by `by`, where Queens and Kings do not attack a square next

@@ -10,6 +10,7 @@
 
 use super::retain;
 use crate::geometry::{Bitboard, Square};
+use crate::movegen::{count_passing, ordinary_count, LeafJudge};
 use crate::moves::{Move, MoveList};
 use crate::position::{
     FenError, Hooks, Mechanic, MechanicSpec, Position, SquareField, StateLayout,
@@ -79,6 +80,19 @@ impl Mechanic for Nonlinear {
         self.keep_unrestricted(pos, list);
     }
 
+    /// The unrestricted legal moves counted in bulk (a move from `from` to `tos` is free when
+    /// `from` and the square are off the barred lines); when there are none, all legal moves.
+    fn count_legal(&self, pos: &mut Position) -> Option<usize> {
+        let Some((from, to)) = self.last_move(pos) else {
+            return Some(ordinary_count(pos));
+        };
+        let mut judge = Unbarred(barred_lines(pos, from, to));
+        match count_passing(pos, &mut judge) {
+            0 => Some(ordinary_count(pos)),
+            n => Some(n),
+        }
+    }
+
     /// Records the move just made; a pass (the search's null move) leaves no last move, so
     /// nothing is restricted after it.
     fn after_move(&self, pos: &mut Position, m: Move) {
@@ -128,13 +142,46 @@ impl Nonlinear {
     }
 }
 
+/// Passes the moves that neither leave nor reach the squares of its set (the unrestricted
+/// moves, [`barred_lines`]).
+struct Unbarred(Bitboard);
+
+impl LeafJudge for Unbarred {
+    #[inline(always)]
+    fn count(&mut self, _pos: &Position, from: Square, tos: Bitboard) -> usize {
+        if self.0.has(from) {
+            0
+        } else {
+            (tos & !self.0).count() as usize
+        }
+    }
+
+    #[inline(always)]
+    fn count_pawns(&mut self, _pos: &Position, tos: Bitboard, delta: i8) -> usize {
+        // the origins, `to - delta`, off the lines: the destinations off the lines shifted by
+        // `delta`
+        let barred_from = if delta >= 0 {
+            Bitboard(self.0 .0 << delta)
+        } else {
+            Bitboard(self.0 .0 >> -delta)
+        };
+        (tos & !self.0 & !barred_from).count() as usize
+    }
+
+    #[inline(always)]
+    fn passes(&mut self, _pos: &mut Position, m: Move) -> bool {
+        !self.0.has(m.from()) && !self.0.has(m.to())
+    }
+}
+
 /// The squares a move may neither leave nor reach after the last move `from`-`to`.
 #[inline]
 pub fn barred_lines(pos: &Position, from: Square, to: Square) -> Bitboard {
-    let shape = pos.rules().shape;
+    // whole ranks and files of the 8x8 frame, cut to the board (`BoardShape::rank_bb` would
+    // rebuild the board's mask square by square at every node)
+    let rank = |r: i8| Bitboard(0xFFu64 << (8 * r as u32));
     let file = |f: i8| Bitboard(0x0101_0101_0101_0101u64 << f);
-    (shape.rank_bb(from.rank()) | shape.rank_bb(to.rank()) | file(from.file()) | file(to.file()))
-        & pos.rules().board
+    (rank(from.rank()) | rank(to.rank()) | file(from.file()) | file(to.file())) & pos.rules().board
 }
 
 /// Reads `lm=<from><to>` or `lm=-`. The named move must be one the side that just moved could

@@ -83,9 +83,10 @@ pub fn san(pos: &mut Position, mv: Move) -> String {
     s
 }
 
-/// How a move is written in this variant's PGN: SAN for orthodox chess, canonical otherwise.
+/// How a move is written in this variant's PGN: SAN for orthodox chess (played by the orthodox
+/// generator: no mechanic adds moves), canonical otherwise.
 pub fn pgn_move(pos: &mut Position, mv: Move) -> String {
-    if pos.rules().orthodox {
+    if pos.rules().orthodox && crate::variant::data_is_orthodox(pos.rules()) {
         san(pos, mv)
     } else {
         move_to_string(pos, mv).to_string()

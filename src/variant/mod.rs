@@ -9,7 +9,9 @@ mod ini;
 mod registry;
 
 pub use ini::{parse_ini, IniError, IniFile};
-pub use registry::{compile, data_is_orthodox, Section, Setting, Settings, BUILTIN_INI};
+pub use registry::{
+    compile, data_is_orthodox, generator_is_orthodox, Section, Setting, Settings, BUILTIN_INI,
+};
 
 use crate::geometry::{Bitboard, BoardShape, Color};
 use crate::piece::{CompiledPiece, PieceType, MAX_PIECE_TYPES};
@@ -136,8 +138,9 @@ pub struct Rules {
     /// `None` where the evaluation derives the value itself.
     pub piece_value: [[Option<i32>; MAX_PIECE_TYPES]; 2],
     /// Whether the hand-tuned orthodox generator plays this variant's moves exactly: the data
-    /// is orthodox chess and no mechanic needs a hook that generator does not call (decided
-    /// when the variant is loaded).
+    /// is orthodox chess up to castling's files or its absence ([`generator_is_orthodox`]) and
+    /// no mechanic needs a hook that generator does not call (decided when the variant is
+    /// loaded). Orthodox chess itself is [`data_is_orthodox`].
     pub orthodox: bool,
     /// The types in use as a bit set (bit `t` for type `t`), derived from `pieces`.
     pub type_mask: u16,

@@ -1104,12 +1104,26 @@ fn castling_checks(ctx: &Section, checking: bool, king_capture: bool) -> Result<
     ctx.bool("kingCaptureCastlingChecks", false)
 }
 
-/// Whether the hand-tuned orthodox generator plays these rules exactly (the mechanics aside).
+/// Whether these rules are orthodox chess (the mechanics aside): its board, men, pawn rules,
+/// check and castling (king to the g- or c-file).
+pub fn data_is_orthodox(r: &Rules) -> bool {
+    orthodox_data(r, false)
+}
+
+/// Whether the hand-tuned orthodox generator plays these rules exactly (the mechanics aside):
+/// orthodox chess, except that castling may be off or put the king and the rook on other files
+/// (Torpedo's Kf1-h1; the generator castles from the geometry fixed at set-up,
+/// `Position::castle_path`, under the same conditions as the generic generator).
+pub fn generator_is_orthodox(r: &Rules) -> bool {
+    orthodox_data(r, true)
+}
+
+/// [`data_is_orthodox`], or with `any_castling` [`generator_is_orthodox`].
 ///
 /// Every field of [`Rules`] is named here: a field added to `Rules` does not compile until
 /// it is either compared with orthodox chess or declared irrelevant to move generation, so a
 /// new rule cannot silently send a variant to the orthodox generator.
-pub fn data_is_orthodox(r: &Rules) -> bool {
+fn orthodox_data(r: &Rules, any_castling: bool) -> bool {
     let Rules {
         // irrelevant to move generation
         name: _,
@@ -1167,10 +1181,14 @@ pub fn data_is_orthodox(r: &Rules) -> bool {
                 Bitboard::RANK_1.shift_ranks(6),
             ]
         && *en_passant
-        && *castling
-        && *castling_kingside_file == 6
-        && *castling_queenside_file == 2
-        && *castling_rook == PieceType::ROOK
+        && if any_castling {
+            !*castling || *castling_rook == PieceType::ROOK
+        } else {
+            *castling
+                && *castling_kingside_file == 6
+                && *castling_queenside_file == 2
+                && *castling_rook == PieceType::ROOK
+        }
         && *checking
         && !*flying_general
         && extinction_value.is_none()
