@@ -137,8 +137,35 @@ impl Position {
         if fields.len() < 2 || fields.len() > 6 + mechanic_fields {
             return Err(FenError::FieldCount(fields.len()));
         }
-        let shape = rules.shape;
-        let mut pos = Position {
+        let mut pos = Position::empty(rules);
+        pos.parse_board(fields[0])?;
+        pos.stm = match fields[1] {
+            "w" => Color::White,
+            "b" => Color::Black,
+            s => return Err(FenError::SideToMove(s.to_string())),
+        };
+        pos.parse_castling(fields.get(2).copied().unwrap_or("-"))?;
+        pos.parse_ep(fields.get(3).copied().unwrap_or("-"))?;
+        pos.parse_clocks(fields.get(4).copied(), fields.get(5).copied())?;
+        // the mechanics' fields, in registration order
+        let mut rest = fields.get(6..).unwrap_or(&[]);
+        for mechanic in rules.mechanics.with_hook(Hooks::FEN) {
+            let n = mechanic.fen_fields().min(rest.len());
+            mechanic.read_fen(&mut pos, &rest[..n])?;
+            rest = &rest[n..];
+        }
+
+        pos.validate()?;
+        pos.state.key = pos.compute_key();
+        for mechanic in rules.mechanics.with_hook(Hooks::FEN) {
+            mechanic.after_setup(&mut pos);
+        }
+        Ok(pos)
+    }
+
+    /// A position of `rules` with an empty board, White to move, no rights, no state.
+    fn empty(rules: &'static Variant) -> Position {
+        Position {
             rules,
             board: [Piece::NONE; 64],
             by_color: [Bitboard::EMPTY; 2],
@@ -156,10 +183,14 @@ impl Position {
             castle_path: [None; 4],
             castle_mask: [0xFF; 64],
             history: Vec::with_capacity(512),
-        };
+        }
+    }
 
-        // board
-        let rows: Vec<&str> = fields[0].split('/').collect();
+    /// The board field: ranks from the last, piece letters and counts of empty squares.
+    fn parse_board(&mut self, field: &str) -> Result<(), FenError> {
+        let rules = self.rules;
+        let shape = rules.shape;
+        let rows: Vec<&str> = field.split('/').collect();
         if rows.len() != shape.ranks as usize {
             return Err(FenError::RankCount {
                 found: rows.len(),
@@ -204,7 +235,7 @@ impl Position {
                     continue;
                 }
                 let sq = Square::from_coords(file as i8, rank).ok_or(FenError::PieceLetter(c))?;
-                pos.set_square(sq, Piece::new(color, t));
+                self.set_square(sq, Piece::new(color, t));
                 file += 1;
             }
             flush(&mut digits, &mut file)?;
@@ -217,56 +248,58 @@ impl Position {
             }
         }
 
-        // side to move
-        pos.stm = match fields[1] {
-            "w" => Color::White,
-            "b" => Color::Black,
-            s => return Err(FenError::SideToMove(s.to_string())),
-        };
+        Ok(())
+    }
 
-        // castling
-        let castling = fields.get(2).copied().unwrap_or("-");
-        pos.parse_castling(castling)?;
-
-        // en passant: the square a pawn of the side that just moved skipped with a double step
-        let ep = fields.get(3).copied().unwrap_or("-");
+    /// The en-passant field: the square a pawn of the side that just moved skipped with a
+    /// double step, or `-`.
+    fn parse_ep(&mut self, ep: &str) -> Result<(), FenError> {
         if ep != "-" {
-            let sq = shape.parse_square(ep).ok_or_else(|| {
+            let sq = self.rules.shape.parse_square(ep).ok_or_else(|| {
                 FenError::EnPassant(format!("'{ep}' is not a square of this board"))
             })?;
-            if !rules.en_passant {
+            if !self.rules.en_passant {
                 return Err(FenError::EnPassant(format!(
                     "'{ep}': this variant has no en passant"
                 )));
             }
-            let them = pos.stm.flip();
+            let them = self.stm.flip();
             let origin = sq.offset(0, -them.forward());
             let pawn_sq = sq.offset(0, them.forward());
-            let ok = origin.is_some_and(|o| rules.double_step_region[them.index()].has(o))
-                && pos.board[sq.index()].is_none()
+            let ok = origin.is_some_and(|o| self.rules.double_step_region[them.index()].has(o))
+                && self.board[sq.index()].is_none()
                 && pawn_sq
-                    .is_some_and(|p| pos.board[p.index()] == Piece::new(them, PieceType::PAWN));
+                    .is_some_and(|p| self.board[p.index()] == Piece::new(them, PieceType::PAWN));
             if !ok {
                 return Err(FenError::EnPassant(format!(
                     "no pawn of the side that just moved can have double-stepped over {ep}"
                 )));
             }
-            pos.state.ep = sq.raw();
+            self.state.ep = sq.raw();
         }
 
-        // clocks: plain decimal digits (Rust's parsers would also take "+5")
+        Ok(())
+    }
+
+    /// The half-move clock and the move number (plain decimal digits: Rust's parsers would
+    /// also take "+5"); absent, `0 1`.
+    fn parse_clocks(
+        &mut self,
+        halfmove: Option<&str>,
+        fullmove: Option<&str>,
+    ) -> Result<(), FenError> {
         let counter = |s: &str| -> Option<u32> {
             s.bytes()
                 .all(|b| b.is_ascii_digit())
                 .then(|| s.parse().ok())
                 .flatten()
         };
-        if let Some(h) = fields.get(4) {
-            pos.state.halfmove = counter(h)
+        if let Some(h) = halfmove {
+            self.state.halfmove = counter(h)
                 .and_then(|n| u16::try_from(n).ok())
                 .ok_or_else(|| FenError::Counter(h.to_string()))?;
         }
-        let fullmove: u32 = match fields.get(5) {
+        let fullmove: u32 = match fullmove {
             Some(f) => counter(f).ok_or_else(|| FenError::Counter(f.to_string()))?,
             None => 1,
         };
@@ -274,21 +307,8 @@ impl Position {
         if fullmove > 1_000_000 {
             return Err(FenError::Counter(fullmove.to_string()));
         }
-        pos.state.ply = 2 * (fullmove - 1) + (pos.stm == Color::Black) as u32;
-        // the mechanics' fields, in registration order
-        let mut rest = fields.get(6..).unwrap_or(&[]);
-        for mechanic in rules.mechanics.with_hook(Hooks::FEN) {
-            let n = mechanic.fen_fields().min(rest.len());
-            mechanic.read_fen(&mut pos, &rest[..n])?;
-            rest = &rest[n..];
-        }
-
-        pos.validate()?;
-        pos.state.key = pos.compute_key();
-        for mechanic in rules.mechanics.with_hook(Hooks::FEN) {
-            mechanic.after_setup(&mut pos);
-        }
-        Ok(pos)
+        self.state.ply = 2 * (fullmove - 1) + (self.stm == Color::Black) as u32;
+        Ok(())
     }
 
     fn parse_castling(&mut self, field: &str) -> Result<(), FenError> {
