@@ -310,21 +310,7 @@ pub fn parse(args: &[String]) -> Result<Option<MatchConfig>, String> {
                 if opt == "engine" {
                     drafts.push(d);
                 } else {
-                    // later -each keys override earlier ones
-                    let merged_opts = [each.options.clone(), d.options.clone()].concat();
-                    let merged_args = [each.args.clone(), d.args.clone()].concat();
-                    let merged_init = [each.init.clone(), d.init.clone()].concat();
-                    let old = std::mem::take(&mut each);
-                    each = d;
-                    macro_rules! keep {
-                        ($($f:ident),*) => {$( if each.$f.is_none() { each.$f = old.$f.clone(); } )*};
-                    }
-                    keep!(
-                        cmd, name, proto, dir, stderr, tc, st, nodes, depth, margin, stall, restart
-                    );
-                    each.options = merged_opts;
-                    each.args = merged_args;
-                    each.init = merged_init;
+                    each = merge_each(std::mem::take(&mut each), d);
                 }
             }
             "variant" => c.variant = one("variant")?.to_string(),
@@ -372,150 +358,13 @@ pub fn parse(args: &[String]) -> Result<Option<MatchConfig>, String> {
                 c.adjudication.max_moves = Some(positive_u32("-maxmoves", one("maxmoves")?)?)
             }
             "openings" => {
-                let mut s = OpeningsSpec {
-                    file: String::new(),
-                    format: Format::Epd,
-                    random: false,
-                    seed: 0,
-                    plies: None,
-                    start: 1,
-                };
-                let mut format_given = false;
-                for w in &words {
-                    let (k, v) = key_value(w, raw)?;
-                    match k.as_str() {
-                        "file" => s.file = v,
-                        "format" => {
-                            format_given = true;
-                            s.format = match v.as_str() {
-                                "epd" | "fen" => Format::Epd,
-                                "pgn" => Format::Pgn,
-                                _ => {
-                                    return Err(format!(
-                                        "-openings format takes epd, fen or pgn, not '{v}'"
-                                    ))
-                                }
-                            }
-                        }
-                        "order" => {
-                            s.random = match v.as_str() {
-                                "sequential" => false,
-                                "random" => true,
-                                _ => {
-                                    return Err(format!(
-                                        "-openings order takes sequential or random, not '{v}'"
-                                    ))
-                                }
-                            }
-                        }
-                        "seed" => {
-                            s.seed = number("-openings seed", &v)?;
-                            openings_seed_given = true;
-                        }
-                        "plies" => s.plies = Some(number("-openings plies", &v)?),
-                        "start" => s.start = positive_u32("-openings start", &v)? as usize,
-                        // cutechess-cli's opening policy: every game takes the next opening
-                        "policy" => {}
-                        _ => return Err(format!("unknown -openings key '{k}'")),
-                    }
-                }
-                if s.file.is_empty() {
-                    return Err("-openings needs file=FILE".into());
-                }
-                if !format_given && s.file.to_ascii_lowercase().ends_with(".pgn") {
-                    s.format = Format::Pgn;
-                }
-                c.openings = Some(s);
+                let (spec, seed_given) = parse_openings(&words, raw)?;
+                openings_seed_given |= seed_given;
+                c.openings = Some(spec);
             }
-            "draw" => {
-                let (mut n, mut k, mut s) = (None, None, None);
-                for w in &words {
-                    let (key, v) = key_value(w, raw)?;
-                    match key.as_str() {
-                        "movenumber" => n = Some(number::<u32>("-draw movenumber", &v)?),
-                        "movecount" => k = Some(positive_u32("-draw movecount", &v)?),
-                        "score" => s = Some(number::<i32>("-draw score", &v)?.abs()),
-                        _ => {
-                            return Err(format!(
-                                "unknown -draw key '{key}' (movenumber, movecount, score)"
-                            ))
-                        }
-                    }
-                }
-                match (n, k, s) {
-                    (Some(move_number), Some(move_count), Some(score)) => {
-                        c.adjudication.draw = Some(DrawRule {
-                            move_number,
-                            move_count,
-                            score,
-                        })
-                    }
-                    _ => return Err("-draw needs movenumber=N movecount=N score=CP".into()),
-                }
-            }
-            "resign" => {
-                let (mut k, mut s, mut two) = (None, None, false);
-                for w in &words {
-                    let (key, v) = key_value(w, raw)?;
-                    match key.as_str() {
-                        "movecount" => k = Some(positive_u32("-resign movecount", &v)?),
-                        "score" => s = Some(number::<i32>("-resign score", &v)?.abs()),
-                        "twosided" => two = flag("-resign twosided", &v)?,
-                        _ => {
-                            return Err(format!(
-                                "unknown -resign key '{key}' (movecount, score, twosided)"
-                            ))
-                        }
-                    }
-                }
-                match (k, s) {
-                    (Some(move_count), Some(score)) => {
-                        c.adjudication.resign = Some(ResignRule {
-                            move_count,
-                            score,
-                            two_sided: two,
-                        })
-                    }
-                    _ => return Err("-resign needs movecount=N score=CP".into()),
-                }
-            }
-            "sprt" => {
-                let (mut e0, mut e1, mut a, mut b) = (None, None, None, None);
-                for w in &words {
-                    let (key, v) = key_value(w, raw)?;
-                    let x: f64 = number(&format!("-sprt {key}"), &v)?;
-                    if !x.is_finite() {
-                        return Err(format!("-sprt {key} must be finite"));
-                    }
-                    match key.as_str() {
-                        "elo0" => e0 = Some(x),
-                        "elo1" => e1 = Some(x),
-                        "alpha" => a = Some(x),
-                        "beta" => b = Some(x),
-                        _ => {
-                            return Err(format!(
-                                "unknown -sprt key '{key}' (elo0, elo1, alpha, beta)"
-                            ))
-                        }
-                    }
-                }
-                let (Some(elo0), Some(elo1), Some(alpha), Some(beta)) = (e0, e1, a, b) else {
-                    return Err("-sprt needs elo0= elo1= alpha= beta=".into());
-                };
-                if elo0 >= elo1 {
-                    return Err("-sprt: elo0 must be below elo1".into());
-                }
-                let ok = |p: f64| p > 0.0 && p < 0.5;
-                if !ok(alpha) || !ok(beta) {
-                    return Err("-sprt: alpha and beta must be between 0 and 0.5".into());
-                }
-                c.sprt = Some(Sprt {
-                    elo0,
-                    elo1,
-                    alpha,
-                    beta,
-                });
-            }
+            "draw" => c.adjudication.draw = Some(parse_draw(&words, raw)?),
+            "resign" => c.adjudication.resign = Some(parse_resign(&words, raw)?),
+            "sprt" => c.sprt = Some(parse_sprt(&words, raw)?),
             _ => {
                 return Err(format!(
                     "unknown match option '{raw}' (see 'chimera match -help')"
@@ -548,6 +397,166 @@ pub fn parse(args: &[String]) -> Result<Option<MatchConfig>, String> {
         );
     }
     Ok(Some(c))
+}
+
+/// `-each` keys given later override earlier ones; options, arguments and init strings add up.
+fn merge_each(old: EngineDraft, new: EngineDraft) -> EngineDraft {
+    let mut each = new;
+    each.options = [old.options.clone(), each.options].concat();
+    each.args = [old.args.clone(), each.args].concat();
+    each.init = [old.init.clone(), each.init].concat();
+    macro_rules! keep {
+        ($($f:ident),*) => {$( if each.$f.is_none() { each.$f = old.$f.clone(); } )*};
+    }
+    keep!(cmd, name, proto, dir, stderr, tc, st, nodes, depth, margin, stall, restart);
+    each
+}
+
+/// `-openings file=F [format=epd|fen|pgn] [order=sequential|random] [seed=N] [plies=N]
+/// [start=N] [policy=...]`; also says whether a seed was given.
+fn parse_openings(words: &[&str], raw: &str) -> Result<(OpeningsSpec, bool), String> {
+    let mut s = OpeningsSpec {
+        file: String::new(),
+        format: Format::Epd,
+        random: false,
+        seed: 0,
+        plies: None,
+        start: 1,
+    };
+    let mut format_given = false;
+    let mut seed_given = false;
+    for w in words {
+        let (k, v) = key_value(w, raw)?;
+        match k.as_str() {
+            "file" => s.file = v,
+            "format" => {
+                format_given = true;
+                s.format = match v.as_str() {
+                    "epd" | "fen" => Format::Epd,
+                    "pgn" => Format::Pgn,
+                    _ => return Err(format!("-openings format takes epd, fen or pgn, not '{v}'")),
+                }
+            }
+            "order" => {
+                s.random = match v.as_str() {
+                    "sequential" => false,
+                    "random" => true,
+                    _ => {
+                        return Err(format!(
+                            "-openings order takes sequential or random, not '{v}'"
+                        ))
+                    }
+                }
+            }
+            "seed" => {
+                s.seed = number("-openings seed", &v)?;
+                seed_given = true;
+            }
+            "plies" => s.plies = Some(number("-openings plies", &v)?),
+            "start" => s.start = positive_u32("-openings start", &v)? as usize,
+            // cutechess-cli's opening policy: every game takes the next opening
+            "policy" => {}
+            _ => return Err(format!("unknown -openings key '{k}'")),
+        }
+    }
+    if s.file.is_empty() {
+        return Err("-openings needs file=FILE".into());
+    }
+    if !format_given && s.file.to_ascii_lowercase().ends_with(".pgn") {
+        s.format = Format::Pgn;
+    }
+    Ok((s, seed_given))
+}
+
+/// `-draw movenumber=N movecount=N score=CP`.
+fn parse_draw(words: &[&str], raw: &str) -> Result<DrawRule, String> {
+    let (mut n, mut k, mut s) = (None, None, None);
+    for w in words {
+        let (key, v) = key_value(w, raw)?;
+        match key.as_str() {
+            "movenumber" => n = Some(number::<u32>("-draw movenumber", &v)?),
+            "movecount" => k = Some(positive_u32("-draw movecount", &v)?),
+            "score" => s = Some(number::<i32>("-draw score", &v)?.abs()),
+            _ => {
+                return Err(format!(
+                    "unknown -draw key '{key}' (movenumber, movecount, score)"
+                ))
+            }
+        }
+    }
+    match (n, k, s) {
+        (Some(move_number), Some(move_count), Some(score)) => Ok(DrawRule {
+            move_number,
+            move_count,
+            score,
+        }),
+        _ => Err("-draw needs movenumber=N movecount=N score=CP".into()),
+    }
+}
+
+/// `-resign movecount=N score=CP [twosided=true]`.
+fn parse_resign(words: &[&str], raw: &str) -> Result<ResignRule, String> {
+    let (mut k, mut s, mut two) = (None, None, false);
+    for w in words {
+        let (key, v) = key_value(w, raw)?;
+        match key.as_str() {
+            "movecount" => k = Some(positive_u32("-resign movecount", &v)?),
+            "score" => s = Some(number::<i32>("-resign score", &v)?.abs()),
+            "twosided" => two = flag("-resign twosided", &v)?,
+            _ => {
+                return Err(format!(
+                    "unknown -resign key '{key}' (movecount, score, twosided)"
+                ))
+            }
+        }
+    }
+    match (k, s) {
+        (Some(move_count), Some(score)) => Ok(ResignRule {
+            move_count,
+            score,
+            two_sided: two,
+        }),
+        _ => Err("-resign needs movecount=N score=CP".into()),
+    }
+}
+
+/// `-sprt elo0=E elo1=E alpha=A beta=B`.
+fn parse_sprt(words: &[&str], raw: &str) -> Result<Sprt, String> {
+    let (mut e0, mut e1, mut a, mut b) = (None, None, None, None);
+    for w in words {
+        let (key, v) = key_value(w, raw)?;
+        let x: f64 = number(&format!("-sprt {key}"), &v)?;
+        if !x.is_finite() {
+            return Err(format!("-sprt {key} must be finite"));
+        }
+        match key.as_str() {
+            "elo0" => e0 = Some(x),
+            "elo1" => e1 = Some(x),
+            "alpha" => a = Some(x),
+            "beta" => b = Some(x),
+            _ => {
+                return Err(format!(
+                    "unknown -sprt key '{key}' (elo0, elo1, alpha, beta)"
+                ))
+            }
+        }
+    }
+    let (Some(elo0), Some(elo1), Some(alpha), Some(beta)) = (e0, e1, a, b) else {
+        return Err("-sprt needs elo0= elo1= alpha= beta=".into());
+    };
+    if elo0 >= elo1 {
+        return Err("-sprt: elo0 must be below elo1".into());
+    }
+    let ok = |p: f64| p > 0.0 && p < 0.5;
+    if !ok(alpha) || !ok(beta) {
+        return Err("-sprt: alpha and beta must be between 0 and 0.5".into());
+    }
+    Ok(Sprt {
+        elo0,
+        elo1,
+        alpha,
+        beta,
+    })
 }
 
 #[cfg(test)]
