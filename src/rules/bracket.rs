@@ -34,61 +34,25 @@
 use crate::geometry::{Bitboard, Square};
 use crate::moves::{Move, MoveList, MoveText};
 use crate::piece::{Piece, PieceType};
-use crate::position::{EditList, Hooks, Mechanic, MechanicSpec, Position, StateLayout};
-use crate::variant::{IniError, Rules, Section};
+use crate::position::{EditList, MechanicSpec, Position};
 
-/// Registration: `specialMoves = bracket`.
+/// Registration: `specialMoves = bracket`, a mechanic of moves of its own (no settings, no
+/// state).
 pub const SPEC: MechanicSpec = MechanicSpec {
     name: "bracket",
     keys: &["specialMoves"],
     selected_by: Some(("specialMoves", "bracket")),
-    build,
+    build: |ctx, _, _| {
+        Ok(super::OwnMoves {
+            name: "bracket",
+            generate,
+            edits,
+            write,
+            is_spelling,
+        }
+        .selected(ctx))
+    },
 };
-
-/// The Bracket mechanic (moves of its own; no settings, no state).
-#[derive(Clone, Copy, Debug)]
-pub struct Bracket;
-
-fn build(
-    ctx: &Section,
-    _rules: &mut Rules,
-    _state: &mut StateLayout,
-) -> Result<Option<Box<dyn Mechanic>>, IniError> {
-    Ok(
-        (ctx.get("specialMoves") == Some("bracket"))
-            .then(|| Box::new(Bracket) as Box<dyn Mechanic>),
-    )
-}
-
-impl Mechanic for Bracket {
-    fn name(&self) -> &'static str {
-        "bracket"
-    }
-
-    fn ini_key(&self) -> &'static str {
-        "specialMoves"
-    }
-
-    fn hooks(&self) -> Hooks {
-        Hooks::MOVES
-    }
-
-    fn generate(&self, pos: &Position, list: &mut MoveList) {
-        generate(pos, list);
-    }
-
-    fn edits(&self, pos: &Position, m: Move, out: &mut EditList) {
-        edits(pos, m, out);
-    }
-
-    fn write_move(&self, pos: &Position, m: Move, out: &mut MoveText) {
-        write(pos, m, out);
-    }
-
-    fn is_spelling(&self, pos: &Position, m: Move, s: &str) -> bool {
-        is_spelling(pos, m, s)
-    }
-}
 
 /// The four pair directions around `S`.
 const PAIRS: [(i8, i8); 4] = [(0, 1), (1, 0), (1, 1), (1, -1)];

@@ -33,60 +33,26 @@
 use crate::geometry::Square;
 use crate::moves::{Move, MoveList, MoveText};
 use crate::piece::{Piece, PieceType};
-use crate::position::{EditList, Hooks, Mechanic, MechanicSpec, Position, StateLayout};
+use crate::position::{EditList, MechanicSpec, Position};
 use crate::rules::{back_ranks, name_before, rights_lost_at};
-use crate::variant::{IniError, Rules, Section};
 
-/// Registration: `specialMoves = eviction`.
+/// Registration: `specialMoves = eviction`, a mechanic of moves of its own (no settings, no
+/// state).
 pub const SPEC: MechanicSpec = MechanicSpec {
     name: "eviction",
     keys: &["specialMoves"],
     selected_by: Some(("specialMoves", "eviction")),
-    build,
+    build: |ctx, _, _| {
+        Ok(super::OwnMoves {
+            name: "eviction",
+            generate,
+            edits,
+            write,
+            is_spelling,
+        }
+        .selected(ctx))
+    },
 };
-
-/// The Eviction mechanic (moves of its own; no settings, no state).
-#[derive(Clone, Copy, Debug)]
-pub struct Eviction;
-
-fn build(
-    ctx: &Section,
-    _rules: &mut Rules,
-    _state: &mut StateLayout,
-) -> Result<Option<Box<dyn Mechanic>>, IniError> {
-    Ok((ctx.get("specialMoves") == Some("eviction"))
-        .then(|| Box::new(Eviction) as Box<dyn Mechanic>))
-}
-
-impl Mechanic for Eviction {
-    fn name(&self) -> &'static str {
-        "eviction"
-    }
-
-    fn ini_key(&self) -> &'static str {
-        "specialMoves"
-    }
-
-    fn hooks(&self) -> Hooks {
-        Hooks::MOVES
-    }
-
-    fn generate(&self, pos: &Position, list: &mut MoveList) {
-        generate(pos, list);
-    }
-
-    fn edits(&self, pos: &Position, m: Move, out: &mut EditList) {
-        edits(pos, m, out);
-    }
-
-    fn write_move(&self, pos: &Position, m: Move, out: &mut MoveText) {
-        write(pos, m, out);
-    }
-
-    fn is_spelling(&self, pos: &Position, m: Move, s: &str) -> bool {
-        is_spelling(pos, m, s)
-    }
-}
 
 #[inline(always)]
 fn dest(m: Move) -> Square {

@@ -20,8 +20,9 @@ pub mod spy;
 
 pub use catalog::{builtin_variants, VariantSet};
 
-use crate::moves::Move;
+use crate::moves::{Move, MoveList, MoveText};
 use crate::position::{EditList, Hooks, Mechanic, MechanicSpec, Position};
+use crate::variant::Section;
 
 /// The registered mechanics, in the order their hooks run (a legality filter that keeps moves
 /// only "while another move exists", Nonlinear's, comes after the filters that bar moves
@@ -64,6 +65,58 @@ pub(crate) fn restriction_conflict(other: &dyn Mechanic, with_moves: bool) -> Op
         ));
     }
     None
+}
+
+/// A mechanic whose only hooks are moves of its own (`Hooks::MOVES`), given as the functions
+/// of its module: Bracket, Eviction, and the relocation moves to come.
+pub(crate) struct OwnMoves {
+    /// The module's name, also its `specialMoves` value.
+    pub name: &'static str,
+    /// Appends the pseudo-legal moves.
+    pub generate: fn(&Position, &mut MoveList),
+    /// The square edits of a move.
+    pub edits: fn(&Position, Move, &mut EditList),
+    /// Writes a move's canonical spelling.
+    pub write: fn(&Position, Move, &mut MoveText),
+    /// Whether a string spells a legal move.
+    pub is_spelling: fn(&Position, Move, &str) -> bool,
+}
+
+impl OwnMoves {
+    /// The mechanic, when the section's `specialMoves` names it.
+    pub fn selected(self, ctx: &Section) -> Option<Box<dyn Mechanic>> {
+        (ctx.get("specialMoves") == Some(self.name)).then(|| Box::new(self) as Box<dyn Mechanic>)
+    }
+}
+
+impl Mechanic for OwnMoves {
+    fn name(&self) -> &'static str {
+        self.name
+    }
+
+    fn ini_key(&self) -> &'static str {
+        "specialMoves"
+    }
+
+    fn hooks(&self) -> Hooks {
+        Hooks::MOVES
+    }
+
+    fn generate(&self, pos: &Position, list: &mut MoveList) {
+        (self.generate)(pos, list);
+    }
+
+    fn edits(&self, pos: &Position, m: Move, out: &mut EditList) {
+        (self.edits)(pos, m, out);
+    }
+
+    fn write_move(&self, pos: &Position, m: Move, out: &mut MoveText) {
+        (self.write)(pos, m, out);
+    }
+
+    fn is_spelling(&self, pos: &Position, m: Move, s: &str) -> bool {
+        (self.is_spelling)(pos, m, s)
+    }
 }
 
 /// Keeps the moves of `list` for which `keep` holds, in order.
