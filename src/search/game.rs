@@ -6,9 +6,9 @@
 //! changes. Where players alternate and move their own men, every ply flips it; under a turn
 //! schedule (the 007 family) a player chooses several plies in a row, moving men of both
 //! colours; a multi-player game searched paranoid-style (the root player against the rest)
-//! maps its players to two deciders the same way. Static values (evaluation, game ends) are
-//! given for the side whose man moves next ([`Game::mover`]) and turned to the decider's view
-//! by the search.
+//! maps its players to two sides the same way. Static values are per player: the evaluation
+//! is a [`Utility`] (a score for each player) and a game end an [`Outcomes`] (a result for
+//! each player); the search reads the decider's entry.
 //!
 //! Two implementations exist: [`OrthodoxGame`] for variants played exactly like chess, whose
 //! every method goes straight to the hand-tuned orthodox generator with no mechanic in sight
@@ -16,7 +16,6 @@
 //! asks the variant's mechanics through the position.
 
 use crate::eval::EvalParams;
-use crate::geometry::Color;
 use crate::movegen::generic::is_capture;
 use crate::movegen::{in_check, legal_moves, orthodox};
 use crate::moves::{Move, MoveKind, MoveList};
@@ -24,6 +23,42 @@ use crate::piece::{Piece, PieceType};
 use crate::position::{Hooks, Position, Variant};
 use crate::rules::outcome::{dead_material, extinction, move_rule_draw, no_move_value};
 use crate::variant::GameValue;
+
+/// A player of a game: in a two-colour game, the colour's index (`Color::index`).
+pub type Player = usize;
+
+/// Most players a game may have (Foreign Policy Chess has three).
+pub const MAX_PLAYERS: usize = 3;
+
+/// A score for each player (entries past the game's players are 0).
+pub type Utility = [i32; MAX_PLAYERS];
+
+/// A result for each player (entries past the game's players are draws).
+pub type Outcomes = [GameValue; MAX_PLAYERS];
+
+/// The utility of a two-colour game where the side `mover` scores `score`: the other side
+/// scores its negation.
+#[inline(always)]
+pub fn zero_sum(mover: Player, score: i32) -> Utility {
+    let mut u = [0; MAX_PLAYERS];
+    u[mover] = score;
+    u[1 - mover] = -score;
+    u
+}
+
+/// The outcomes of a two-colour game where the side `mover` gets `value`: the other side the
+/// opposite.
+#[inline(always)]
+pub fn zero_sum_outcome(mover: Player, value: GameValue) -> Outcomes {
+    let mut o = [GameValue::Draw; MAX_PLAYERS];
+    o[mover] = value;
+    o[1 - mover] = match value {
+        GameValue::Win => GameValue::Loss,
+        GameValue::Loss => GameValue::Win,
+        GameValue::Draw => GameValue::Draw,
+    };
+    o
+}
 
 /// A game the search can play.
 pub trait Game: Clone + Send {
@@ -61,16 +96,16 @@ pub trait Game: Clone + Send {
     fn alternates(&self) -> bool;
 
     /// The player who chooses the next ply.
-    fn decider(&self) -> Color;
+    fn decider(&self) -> Player;
 
-    /// The side whose man moves next (static values are from its point of view).
-    fn mover(&self) -> Color;
+    /// The side whose man moves next.
+    fn mover(&self) -> Player;
 
     /// Whether the side to move's royal man is attacked.
     fn in_check(&self) -> bool;
 
-    /// The value for the mover when the game has ended by the position alone (extinction).
-    fn ended(&self) -> Option<GameValue>;
+    /// Each player's result when the game has ended by the position alone (extinction).
+    fn ended(&self) -> Option<Outcomes>;
 
     /// Whether the position is drawn by repetition of an earlier one.
     fn is_repetition(&self) -> bool;
@@ -81,11 +116,11 @@ pub trait Game: Clone + Send {
     /// Whether the move rule has drawn the game.
     fn move_rule_draw(&self) -> bool;
 
-    /// The value for the mover of having no legal move (`checked`: in check).
-    fn no_move_value(&mut self, checked: bool) -> GameValue;
+    /// Each player's result when the side to move has no legal move (`checked`: in check).
+    fn no_move_outcome(&mut self, checked: bool) -> Outcomes;
 
-    /// Static evaluation for the mover.
-    fn evaluate(&self, eval: &EvalParams) -> i32;
+    /// Static evaluation for each player.
+    fn evaluation(&self, eval: &EvalParams) -> Utility;
 
     /// Whether the piece of the promotion `m` is picked by the pawn's owner rather than by the
     /// decider (007's `promotionChooser = owner` on an enemy ply): the search then values the
@@ -195,12 +230,12 @@ impl Game for OrthodoxGame {
         true
     }
     #[inline(always)]
-    fn decider(&self) -> Color {
-        self.0.side_to_move()
+    fn decider(&self) -> Player {
+        self.0.side_to_move().index()
     }
     #[inline(always)]
-    fn mover(&self) -> Color {
-        self.0.side_to_move()
+    fn mover(&self) -> Player {
+        self.0.side_to_move().index()
     }
     #[inline(always)]
     fn in_check(&self) -> bool {
@@ -210,7 +245,7 @@ impl Game for OrthodoxGame {
             .is_some_and(|k| orthodox::is_attacked(&self.0, k, us.flip()))
     }
     #[inline(always)]
-    fn ended(&self) -> Option<GameValue> {
+    fn ended(&self) -> Option<Outcomes> {
         None
     }
     #[inline(always)]
@@ -226,16 +261,17 @@ impl Game for OrthodoxGame {
         move_rule_draw(&self.0)
     }
     #[inline(always)]
-    fn no_move_value(&mut self, checked: bool) -> GameValue {
-        if checked {
+    fn no_move_outcome(&mut self, checked: bool) -> Outcomes {
+        let value = if checked {
             GameValue::Loss
         } else {
             GameValue::Draw
-        }
+        };
+        zero_sum_outcome(self.mover(), value)
     }
     #[inline(always)]
-    fn evaluate(&self, eval: &EvalParams) -> i32 {
-        eval.evaluate(&self.0)
+    fn evaluation(&self, eval: &EvalParams) -> Utility {
+        zero_sum(self.mover(), eval.evaluate(&self.0))
     }
     #[inline(always)]
     fn owner_picks(&self, _m: Move) -> bool {
@@ -331,20 +367,20 @@ impl Game for VariantGame {
         !self.turns
     }
     #[inline(always)]
-    fn decider(&self) -> Color {
-        self.pos.chooser()
+    fn decider(&self) -> Player {
+        self.pos.chooser().index()
     }
     #[inline(always)]
-    fn mover(&self) -> Color {
-        self.pos.side_to_move()
+    fn mover(&self) -> Player {
+        self.pos.side_to_move().index()
     }
     #[inline(always)]
     fn in_check(&self) -> bool {
         in_check(&self.pos)
     }
     #[inline(always)]
-    fn ended(&self) -> Option<GameValue> {
-        extinction(&self.pos)
+    fn ended(&self) -> Option<Outcomes> {
+        extinction(&self.pos).map(|v| zero_sum_outcome(self.mover(), v))
     }
     #[inline(always)]
     fn is_repetition(&self) -> bool {
@@ -359,12 +395,12 @@ impl Game for VariantGame {
         move_rule_draw(&self.pos)
     }
     #[inline(always)]
-    fn no_move_value(&mut self, checked: bool) -> GameValue {
-        no_move_value(&mut self.pos, checked).0
+    fn no_move_outcome(&mut self, checked: bool) -> Outcomes {
+        zero_sum_outcome(self.mover(), no_move_value(&mut self.pos, checked).0)
     }
     #[inline(always)]
-    fn evaluate(&self, eval: &EvalParams) -> i32 {
-        eval.evaluate(&self.pos)
+    fn evaluation(&self, eval: &EvalParams) -> Utility {
+        zero_sum(self.mover(), eval.evaluate(&self.pos))
     }
     #[inline]
     fn owner_picks(&self, m: Move) -> bool {
@@ -387,5 +423,70 @@ impl Game for VariantGame {
     #[inline(always)]
     fn captured(&self, m: Move) -> Option<PieceType> {
         captured_on(&self.pos, m)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::builtin_variants;
+
+    /// The orthodox path must answer every question as the general one does, in chess.
+    #[test]
+    fn orthodox_game_answers_as_the_variant_game() {
+        let chess = builtin_variants().get("chess").expect("built in");
+        assert!(OrthodoxGame::fits(chess));
+        let eval = EvalParams::new(chess);
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        let mut compared = 0;
+        for _game in 0..20 {
+            let mut fast = OrthodoxGame::new(Position::startpos(chess));
+            let mut general = VariantGame::new(Position::startpos(chess));
+            for _ply in 0..150 {
+                let (mut a, mut b) = (MoveList::new(), MoveList::new());
+                fast.legal_moves(&mut a);
+                general.legal_moves(&mut b);
+                let mut sa: Vec<u32> = a.iter().map(|m| m.0).collect();
+                let mut sb: Vec<u32> = b.iter().map(|m| m.0).collect();
+                sa.sort_unstable();
+                sb.sort_unstable();
+                assert_eq!(sa, sb, "{}", fast.position().fen());
+                assert_eq!(fast.key(), general.key());
+                assert_eq!(fast.decider(), general.decider());
+                assert_eq!(fast.in_check(), general.in_check());
+                assert_eq!(fast.evaluation(&eval), general.evaluation(&eval));
+                assert_eq!(fast.null_move_sound(), general.null_move_sound());
+                assert_eq!(fast.alternates(), general.alternates());
+                assert_eq!(fast.move_rule_draw(), general.move_rule_draw());
+                assert_eq!(fast.is_repetition(), general.is_repetition());
+                assert_eq!(fast.ended(), general.ended());
+                compared += 1;
+                if a.is_empty() {
+                    let checked = fast.in_check();
+                    assert_eq!(
+                        fast.no_move_outcome(checked),
+                        general.no_move_outcome(checked)
+                    );
+                    break;
+                }
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                let m = a[(seed % a.len() as u64) as usize];
+                fast.make(m);
+                general.make(m);
+            }
+        }
+        assert!(compared > 1000);
+    }
+
+    #[test]
+    fn zero_sum_values_mirror() {
+        assert_eq!(zero_sum(0, 35), [35, -35, 0]);
+        assert_eq!(zero_sum(1, 35), [-35, 35, 0]);
+        assert_eq!(
+            zero_sum_outcome(1, GameValue::Loss),
+            [GameValue::Win, GameValue::Loss, GameValue::Draw]
+        );
     }
 }

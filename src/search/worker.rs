@@ -3,10 +3,9 @@
 //! check extension and mate-distance pruning.
 
 use super::busy::BusyTable;
-use super::game::Game;
+use super::game::{Game, Player};
 use super::{INFINITE, MATE, MATE_BOUND, MAX_PLY};
 use crate::eval::EvalParams;
-use crate::geometry::Color;
 use crate::moves::{Move, MoveList};
 use crate::piece::PieceType;
 use crate::tt::{Bound, TranspositionTable};
@@ -336,7 +335,7 @@ impl<'a, G: Game> Worker<'a, G> {
     /// the node it was made from: negamax flips the sign (and the window) only where the
     /// chooser changes, which is every ply where players alternate.
     #[inline(always)]
-    fn child(&mut self, chooser: Color, depth: i32, alpha: i32, beta: i32, ply: usize) -> i32 {
+    fn child(&mut self, chooser: Player, depth: i32, alpha: i32, beta: i32, ply: usize) -> i32 {
         if self.pos.alternates() || self.pos.decider() != chooser {
             -self.search(depth, -beta, -alpha, ply)
         } else {
@@ -346,7 +345,7 @@ impl<'a, G: Game> Worker<'a, G> {
 
     /// [`Worker::child`] for quiescence.
     #[inline(always)]
-    fn child_q(&mut self, chooser: Color, alpha: i32, beta: i32, ply: usize) -> i32 {
+    fn child_q(&mut self, chooser: Player, alpha: i32, beta: i32, ply: usize) -> i32 {
         if self.pos.alternates() || self.pos.decider() != chooser {
             -self.qsearch(-beta, -alpha, ply)
         } else {
@@ -359,7 +358,7 @@ impl<'a, G: Game> Worker<'a, G> {
     fn owner_promotion(
         &mut self,
         m: Move,
-        chooser: Color,
+        chooser: Player,
         depth: i32,
         alpha: i32,
         beta: i32,
@@ -383,27 +382,17 @@ impl<'a, G: Game> Worker<'a, G> {
         worst
     }
 
-    /// A score from the mover's point of view turned to the decider's.
-    #[inline(always)]
-    fn for_chooser(&self, score: i32) -> i32 {
-        if !self.pos.alternates() && self.pos.decider() != self.pos.mover() {
-            -score
-        } else {
-            score
-        }
-    }
-
-    /// Static evaluation from the chooser's point of view.
+    /// Static evaluation for the decider.
     #[inline(always)]
     fn evaluate(&self) -> i32 {
-        self.for_chooser(self.pos.evaluate(self.eval))
+        self.pos.evaluation(self.eval)[self.pos.decider()]
     }
 
     /// Score (decider's view) when no ply is legal, valued by the game's rules (checkmate,
     /// stalemate, every move barred, a turn that cannot be completed).
     fn no_move_score(&mut self, checked: bool, ply: usize) -> i32 {
-        let v = self.pos.no_move_value(checked);
-        self.for_chooser(self.terminal_score(v, ply))
+        let outcomes = self.pos.no_move_outcome(checked);
+        self.terminal_score(outcomes[self.pos.decider()], ply)
     }
 
     fn terminal_score(&self, value: GameValue, ply: usize) -> i32 {
@@ -495,8 +484,8 @@ impl<'a, G: Game> Worker<'a, G> {
         if ply >= MAX_PLY - 1 {
             return self.evaluate();
         }
-        if let Some(v) = self.pos.ended() {
-            return self.for_chooser(self.terminal_score(v, ply));
+        if let Some(outcomes) = self.pos.ended() {
+            return self.terminal_score(outcomes[self.pos.decider()], ply);
         }
         if self.pos.is_repetition() || self.pos.is_dead() {
             return 0;
@@ -654,7 +643,7 @@ impl<'a, G: Game> Worker<'a, G> {
     #[inline]
     fn pvs_child(
         &mut self,
-        chooser: Color,
+        chooser: Player,
         new_depth: i32,
         r: i32,
         alpha: i32,
@@ -733,8 +722,8 @@ impl<'a, G: Game> Worker<'a, G> {
         if ply >= MAX_PLY - 1 {
             return self.evaluate();
         }
-        if let Some(v) = self.pos.ended() {
-            return self.for_chooser(self.terminal_score(v, ply));
+        if let Some(outcomes) = self.pos.ended() {
+            return self.terminal_score(outcomes[self.pos.decider()], ply);
         }
         if self.pos.is_dead() {
             return 0;
