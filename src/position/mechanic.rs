@@ -93,7 +93,8 @@ pub trait Mechanic: AsAny + Send + Sync + 'static {
     fn hooks(&self) -> Hooks;
 
     /// Why it cannot play in one variant with `other`, if it cannot (checked both ways at
-    /// load; the error points at this mechanic's `ini_key`).
+    /// load; the error points at this mechanic's `ini_key`, or at the other's when only that
+    /// one is written in the section).
     fn conflict(&self, _other: &dyn Mechanic) -> Option<String> {
         None
     }
