@@ -9,7 +9,6 @@
 //! fields of the position state ([`Marks`], hashed), each pair in a fixed order so that equal
 //! sets hash equally.
 
-use super::schedule::{landing, TurnPos};
 use crate::geometry::{Bitboard, Square};
 use crate::moves::{Move, MoveKind, MoveList};
 use crate::position::{Field, Position, StateLayout};
@@ -88,16 +87,17 @@ impl Marks {
         pos.set_field(self.0, v);
     }
 
-    /// After ply `done` (just played, `m`): m1 and m2 record their landing squares; the last
-    /// ply of a turn clears everything.
-    pub(crate) fn record(&self, pos: &mut Position, done: TurnPos, m: Move) {
-        if done.is_last() {
+    /// After the ply `m` just played, in Detente slot `slot` (1: m1, 2: m2, 3: m3; 0 for the
+    /// early plies of a long Progressive turn), `last` when it ended its turn: m1 and m2
+    /// record their landing squares; the last ply of a turn clears everything.
+    pub(crate) fn record(&self, pos: &mut Position, slot: u32, last: bool, m: Move) {
+        if last {
             pos.set_field(self.0, 0);
             return;
         }
         let [a, b] = landing(m).map(|s| s.map_or(0, |s| s.raw() as u64 + 1));
         let landed = Marks::pair(a, b);
-        let v = match done.slot() {
+        let v = match slot {
             1 => landed,
             2 => {
                 // an m1 man taken en passant leaves its square empty: nothing left to restrict
@@ -145,4 +145,13 @@ fn captures_on(pos: &Position, m: Move, marked: Bitboard) -> bool {
 #[inline]
 fn moves_from(m: Move, marked: Bitboard) -> bool {
     marked.has(m.from()) || (m.kind() == MoveKind::Castling && marked.has(m.rook_from()))
+}
+
+/// The squares a ply lands men on (two for castling), Detente's notion of the men it moved.
+#[inline]
+pub fn landing(m: Move) -> [Option<Square>; 2] {
+    match m.kind() {
+        MoveKind::Castling => [Some(m.to()), Some(m.rook_to())],
+        _ => [Some(m.to()), None],
+    }
 }

@@ -436,7 +436,8 @@ impl TurnSchedule {
             normalise_ep(pos);
         }
         if let Some(marks) = self.marks {
-            marks.record(pos, turn_of(t.schedule, done), m);
+            let tp = turn_of(t.schedule, done);
+            marks.record(pos, tp.slot(), tp.is_last(), m);
         }
     }
 
@@ -932,15 +933,6 @@ fn parse_marks(pos: &Position, s: &str, m2: bool) -> Result<[Option<Square>; 2],
         out[i] = Some(sq);
     }
     Ok(out)
-}
-
-/// The squares a ply lands men on (two for castling), Detente's notion of the men it moved.
-#[inline]
-pub fn landing(m: Move) -> [Option<Square>; 2] {
-    match m.kind() {
-        MoveKind::Castling => [Some(m.to()), Some(m.rook_to())],
-        _ => [Some(m.to()), None],
-    }
 }
 
 /// The verdict in a 007 game (A.2, R-007-2/5/6/7): the owner of a mated or captured king
