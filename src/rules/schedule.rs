@@ -972,6 +972,28 @@ fn scheduled_verdict(pos: &mut Position) -> Option<Verdict> {
 mod tests {
     use super::*;
 
+    #[test]
+    fn completion_cache_keys_differ_between_variants() {
+        // the same placement and schedule position in two 007 forms must not share an entry
+        let set = crate::rules::builtin_variants();
+        let salts: Vec<u64> = set
+            .names()
+            .iter()
+            .filter_map(|n| set.get(n))
+            .filter(|v| v.mechanics.find::<TurnSchedule>().is_some())
+            .map(|v| variant_salt(&Position::startpos(v)))
+            .collect();
+        assert_eq!(salts.len(), 10, "the ten built-in 007 forms");
+        let mut distinct = salts.clone();
+        distinct.sort_unstable();
+        distinct.dedup();
+        assert_eq!(distinct.len(), salts.len());
+        // and 007 and 007detente start from one key
+        let a = Position::startpos(set.get("007").expect("built in"));
+        let b = Position::startpos(set.get("007detente").expect("built in"));
+        assert_eq!(a.key(), b.key());
+    }
+
     fn row(s: Schedule, p: u32) -> (char, u32, u32) {
         let t = turn_of(s, p);
         (t.chooser.name().chars().next().unwrap(), t.index, t.len)
