@@ -434,7 +434,7 @@ impl Position {
         reset_clock: bool,
         ep: u8,
     ) {
-        let z = &*ZOBRIST;
+        let z = &ZOBRIST;
         let mut key = self.state.key;
         if rights != state.castling {
             key ^= z.castling[state.castling as usize] ^ z.castling[rights as usize];
@@ -589,7 +589,7 @@ impl Position {
 
     /// The key computed from scratch (tests compare it with the incremental one).
     pub fn compute_key(&self) -> u64 {
-        let z = &*ZOBRIST;
+        let z = &ZOBRIST;
         let mut key = 0;
         for sq in Square::all() {
             let p = self.board[sq.index()];

@@ -13,7 +13,7 @@ impl Position {
             mv: Move::NONE,
             before: EditList::new(),
         };
-        let z = &*ZOBRIST;
+        let z = &ZOBRIST;
         if self.state.ep < 64 {
             self.state.key ^= z.ep_file[(self.state.ep & 7) as usize];
             self.state.ep = 64;

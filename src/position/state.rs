@@ -9,7 +9,6 @@
 
 use super::Position;
 use crate::geometry::{Bitboard, Square};
-use once_cell::sync::Lazy;
 
 /// Number of 64-bit words of mechanic state in every position: one keeps `State` at 24
 /// bytes, which orthodox chess's `make` copies into every undo record (a second word cost
@@ -90,23 +89,31 @@ impl StateLayout {
 
 /// Zobrist keys of the state words, byte by byte: `[word][byte][value]`, 0 for a zero byte, so
 /// an empty word hashes to nothing (a variant without state keys as if it had none) and a
-/// change is keyed by the bytes it touches only.
-static WORD_KEYS: Lazy<Box<[[[u64; 256]; 8]; MECH_WORDS]>> = Lazy::new(|| {
-    let mut keys = Box::new([[[0u64; 256]; 8]; MECH_WORDS]);
+/// change is keyed by the bytes it touches only. Computed at compile time.
+static WORD_KEYS: [[[u64; 256]; 8]; MECH_WORDS] = word_keys();
+
+const fn word_keys() -> [[[u64; 256]; 8]; MECH_WORDS] {
+    let mut keys = [[[0u64; 256]; 8]; MECH_WORDS];
     let mut seed = 0xA076_1D64_78BD_642F_u64;
-    for word in keys.iter_mut() {
-        for byte in word.iter_mut() {
-            for (v, k) in byte.iter_mut().enumerate().skip(1) {
+    let mut w = 0;
+    while w < MECH_WORDS {
+        let mut byte = 0;
+        while byte < 8 {
+            let mut v = 1;
+            while v < 256 {
                 seed = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
                 let mut z = seed ^ v as u64;
                 z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
                 z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-                *k = z ^ (z >> 31);
+                keys[w][byte][v] = z ^ (z >> 31);
+                v += 1;
             }
+            byte += 1;
         }
+        w += 1;
     }
     keys
-});
+}
 
 /// The key term of state word `word` holding `value`.
 pub(super) fn word_key(word: usize, value: u64) -> u64 {
