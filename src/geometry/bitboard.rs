@@ -68,6 +68,17 @@ impl Bitboard {
         self.0 & self.0.wrapping_sub(1) != 0
     }
 
+    /// Every square moved by `delta` indices (positive: towards the last rank); squares
+    /// pushed off either end vanish, and the caller masks files that wrap.
+    #[inline(always)]
+    pub const fn shift(self, delta: i8) -> Bitboard {
+        if delta >= 0 {
+            Bitboard(self.0 << delta)
+        } else {
+            Bitboard(self.0 >> -delta)
+        }
+    }
+
     /// Shift towards higher ranks by `n` (negative: lower).
     #[inline(always)]
     pub const fn shift_ranks(self, n: i8) -> Bitboard {

@@ -276,15 +276,15 @@ impl<J: LeafJudge> PseudoSink for Counter<'_, J> {
             Color::White => (8, 7, 9),
             Color::Black => (-8, -9, -7),
         };
-        let one = shift(free, up) & empty;
+        let one = free.shift(up) & empty;
         let mut n = self.pawn_set(pos, one & dest, up);
         if rules.double_step {
-            let starters = shift(free & rules.double_step_region[us.index()], up) & empty;
-            n += self.pawn_set(pos, shift(starters, up) & empty & dest, 2 * up);
+            let starters = (free & rules.double_step_region[us.index()]).shift(up) & empty;
+            n += self.pawn_set(pos, starters.shift(up) & empty & dest, 2 * up);
         }
         if !def.moves.no_adjacent_capture {
-            let west = shift(free & !Bitboard::FILE_A, up_west) & board & region;
-            let east = shift(free & !Bitboard::FILE_H, up_east) & board & region;
+            let west = (free & !Bitboard::FILE_A).shift(up_west) & board & region;
+            let east = (free & !Bitboard::FILE_H).shift(up_east) & board & region;
             let immune = immune(pos);
             let enemy = pos.pieces(us.flip()) & self.target & !immune;
             n += self.pawn_set(pos, west & enemy, up_west)
@@ -299,17 +299,6 @@ impl<J: LeafJudge> PseudoSink for Counter<'_, J> {
         }
         self.legal += n;
         pawns & self.test_from
-    }
-}
-
-/// Shifts every square by `delta` indices (positive: towards the last rank); the caller masks
-/// files.
-#[inline(always)]
-fn shift(b: Bitboard, delta: i8) -> Bitboard {
-    if delta >= 0 {
-        Bitboard(b.0 << delta)
-    } else {
-        Bitboard(b.0 >> -delta)
     }
 }
 

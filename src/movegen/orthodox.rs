@@ -36,16 +36,6 @@ const RANK_8: Bitboard = Bitboard(0xFF << 56);
 /// Rank 1 (Black's promotion rank).
 const RANK_1: Bitboard = Bitboard(0xFF);
 
-/// Shifts every square by `delta` indices (positive: towards rank 8); the caller masks files.
-#[inline(always)]
-fn shift(b: Bitboard, delta: i8) -> Bitboard {
-    if delta >= 0 {
-        Bitboard(b.0 << delta)
-    } else {
-        Bitboard(b.0 >> -delta)
-    }
-}
-
 /// A position with the attack tables at hand (fetched once: each global table access checks
 /// that the table is built).
 #[derive(Clone, Copy)]
@@ -315,7 +305,7 @@ impl SplitCountSink {
         ] {
             self.total += set.count() as usize * times;
             self.landing += (set & self.onto).count() as usize * times;
-            let from_marked = shift(self.marked, delta);
+            let from_marked = self.marked.shift(delta);
             self.from_marked += (set & !self.onto & from_marked).count() as usize * times;
         }
     }
@@ -531,11 +521,11 @@ fn pawn_moves<S: Sink>(
 
     // Unpinned pawns, all at once.
     let free = pawns & !pinned;
-    let one = shift(free, up) & empty;
-    let two = shift(one & third, up) & empty & target;
+    let one = free.shift(up) & empty;
+    let two = (one & third).shift(up) & empty & target;
     let one = one & target;
-    let west = shift(free & !Bitboard::FILE_A, up_west) & theirs & target;
-    let east = shift(free & !Bitboard::FILE_H, up_east) & theirs & target;
+    let west = (free & !Bitboard::FILE_A).shift(up_west) & theirs & target;
+    let east = (free & !Bitboard::FILE_H).shift(up_east) & theirs & target;
     sink.pawn_moves(&PawnSets {
         one: one & !last,
         two,
@@ -564,8 +554,8 @@ fn pawn_moves<S: Sink>(
     // Pinned pawns, one by one, along their pin lines.
     for from in pawns & pinned {
         let allowed = b.t.line[ksq.index()][from.index()] & target;
-        let one = shift(from.bb(), up) & empty;
-        let two = shift(one & third, up) & empty;
+        let one = from.bb().shift(up) & empty;
+        let two = (one & third).shift(up) & empty;
         let caps = b.t.pawn[us.index()][from.index()] & theirs;
         let tos = (one | two | caps) & allowed;
         let promos = pos.rules().promotion_types.as_slice();

@@ -117,16 +117,6 @@ struct Judge {
     up_west: i8,
 }
 
-/// Shifts every square by `delta` indices (positive: towards rank 8); the caller masks files.
-#[inline(always)]
-fn shift(b: Bitboard, delta: i8) -> Bitboard {
-    if delta >= 0 {
-        Bitboard(b.0 << delta)
-    } else {
-        Bitboard(b.0 >> -delta)
-    }
-}
-
 impl Judge {
     fn new(pos: &Position, kings: bool) -> Judge {
         let us = pos.side_to_move();
@@ -162,8 +152,8 @@ impl Judge {
             once |= a;
         };
         let pawns = pos.pieces_of(us, PieceType::PAWN);
-        add(shift(pawns & !Bitboard::FILE_A, up_west));
-        add(shift(pawns & !Bitboard::FILE_H, up_east));
+        add((pawns & !Bitboard::FILE_A).shift(up_west));
+        add((pawns & !Bitboard::FILE_H).shift(up_east));
         for n in pos.pieces_of(us, PieceType::KNIGHT) {
             add(t.knight[n.index()]);
         }
@@ -175,7 +165,7 @@ impl Judge {
             for f in seen & pawns {
                 let beyond = t.pawn[us.index()][f.index()] & t.line[b.index()][f.index()];
                 let beyond = beyond & !t.between[b.index()][f.index()] & !b.bb();
-                if (beyond & shift(f.bb(), up_west)).any() {
+                if (beyond & f.bb().shift(up_west)).any() {
                     j.backed_west |= beyond;
                 } else {
                     j.backed_east |= beyond;
@@ -203,8 +193,8 @@ impl Judge {
         j.twice = twice;
         // a pawn on `to` defends the squares `to + up_west` (not from file a) and
         // `to + up_east` (not from file h)
-        j.pawn_support = (shift(friends, -up_west) & !Bitboard::FILE_A)
-            | (shift(friends, -up_east) & !Bitboard::FILE_H);
+        j.pawn_support = (friends.shift(-up_west) & !Bitboard::FILE_A)
+            | (friends.shift(-up_east) & !Bitboard::FILE_H);
         j
     }
 
@@ -222,7 +212,7 @@ impl Judge {
     #[inline(always)]
     fn pawns_supported(&self, tos: Bitboard, delta: i8) -> Bitboard {
         let sure = if delta == self.up || delta == 2 * self.up {
-            self.once | shift(self.backed_steppers, delta)
+            self.once | self.backed_steppers.shift(delta)
         } else if delta == self.up_west {
             self.twice | self.backed_west
         } else {
