@@ -183,11 +183,11 @@ impl MoveList {
     /// Appends a move.
     #[inline(always)]
     pub fn push(&mut self, m: Move) {
-        debug_assert!(self.len < Self::CAPACITY, "move list overflow");
-        if self.len < Self::CAPACITY {
-            self.moves[self.len].write(m);
-            self.len += 1;
+        if self.len >= Self::CAPACITY {
+            overflow();
         }
+        self.moves[self.len].write(m);
+        self.len += 1;
     }
 
     /// Number of moves.
@@ -240,6 +240,14 @@ impl MoveList {
     pub fn iter(&self) -> std::slice::Iter<'_, Move> {
         self.as_slice().iter()
     }
+}
+
+/// A position with more moves than any supported variant can have is a bug in a generator:
+/// fail loudly rather than drop moves silently.
+#[cold]
+#[inline(never)]
+fn overflow() -> ! {
+    panic!("move list overflow: more than {} moves", MoveList::CAPACITY)
 }
 
 impl Default for MoveList {

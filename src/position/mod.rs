@@ -73,7 +73,14 @@ pub const MAX_EDITS: usize = 8;
 pub struct EditList {
     edits: [Edit; MAX_EDITS],
     len: u8,
+    /// The straight two-rank route (from, to) of one of the mover's pawns, as the mechanic that
+    /// made the edits followed its men (`NOT_TRACKED`: it did not, so the route is guessed from
+    /// the squares; `(64, 64)`: no pawn made such a route).
+    pawn_route: (u8, u8),
 }
+
+/// `EditList::pawn_route` when the mechanic did not follow its men through the legs.
+const NOT_TRACKED: (u8, u8) = (255, 255);
 
 impl EditList {
     /// An empty list.
@@ -85,6 +92,7 @@ impl EditList {
                 after: Piece::NONE,
             }; MAX_EDITS],
             len: 0,
+            pawn_route: NOT_TRACKED,
         }
     }
 
@@ -100,6 +108,30 @@ impl EditList {
     #[inline(always)]
     pub fn as_slice(&self) -> &[Edit] {
         &self.edits[..self.len as usize]
+    }
+
+    /// Records that one of the mover's pawns went from `from` to `to` in this move, unpromoted
+    /// (the mechanic follows each man through its legs, as ../shared/rules/README.md ruling 3
+    /// asks). Call it for every such pawn, or with no pawn moved call [`EditList::no_pawn_route`]:
+    /// the en-passant target then comes from these routes only, not from a guess over the
+    /// squares. Only a straight two-rank route can leave a target, so others are not kept.
+    #[inline]
+    pub fn pawn_route(&mut self, from: Square, to: Square) {
+        let straight_two = from.file() == to.file() && (from.rank() - to.rank()).abs() == 2;
+        if straight_two {
+            self.pawn_route = (from.raw(), to.raw());
+        } else {
+            self.no_pawn_route();
+        }
+    }
+
+    /// Records that no pawn of the mover went straight two ranks in this move (see
+    /// [`EditList::pawn_route`]); an earlier recorded route is kept.
+    #[inline]
+    pub fn no_pawn_route(&mut self) {
+        if self.pawn_route == NOT_TRACKED {
+            self.pawn_route = (64, 64);
+        }
     }
 }
 
@@ -517,8 +549,17 @@ impl Position {
             {
                 self.double_step_ep(m.from(), m.to(), us)
             }
+            MoveKind::Special if edits.pawn_route != NOT_TRACKED => {
+                let (from, to) = edits.pawn_route;
+                if from < 64 && self.board[to as usize] == pawn {
+                    self.double_step_ep(Square::new(from), Square::new(to), us)
+                } else {
+                    64
+                }
+            }
             MoveKind::Special => {
-                // one of our pawns left a square and one of ours appeared two ranks ahead of it
+                // not followed by the mechanic: one of our pawns left a square and one of ours
+                // appeared two ranks ahead of it
                 for e in edits.as_slice() {
                     if e.after != pawn {
                         continue;

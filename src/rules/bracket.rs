@@ -296,7 +296,10 @@ pub fn write(pos: &Position, m: Move, out: &mut MoveText) {
 /// the same effect as `m`. Accepts the canonical spelling and the other order of a pair whose
 /// two orders leave the same men on the same squares.
 pub fn is_spelling(pos: &Position, m: Move, s: &str) -> bool {
-    let Some(([approach, leg_b, leg_a, _], 3)) = crate::rules::parse_legs(pos, s) else {
+    let Some(legs) = crate::rules::parse_legs(pos, s) else {
+        return false;
+    };
+    let &[approach, leg_b, leg_a] = legs.as_slice() else {
         return false;
     };
     let (o, sq) = (approach.from, approach.to);

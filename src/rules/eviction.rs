@@ -220,7 +220,10 @@ pub fn write(_pos: &Position, m: Move, out: &mut MoveText) {
 /// differ in it (a swap never moves a pawn two squares straight ahead, and a same-type route
 /// moves pawns diagonally).
 pub fn is_spelling(pos: &Position, m: Move, s: &str) -> bool {
-    let Some(([first, second, _, _], 2)) = crate::rules::parse_legs(pos, s) else {
+    let Some(legs) = crate::rules::parse_legs(pos, s) else {
+        return false;
+    };
+    let &[first, second] = legs.as_slice() else {
         return false;
     };
     if first.promo.is_some() || second.promo.is_some() || second.from != first.to {

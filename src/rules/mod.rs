@@ -15,6 +15,7 @@ pub mod hippophobic;
 pub mod mirror;
 pub mod nonlinear;
 pub mod outcome;
+pub mod relocation;
 pub mod schedule;
 pub mod spy;
 
@@ -148,23 +149,39 @@ pub(crate) struct Leg {
     pub promo: Option<PieceType>,
 }
 
-/// Most legs a rule module's move has.
-pub(crate) const MAX_LEGS: usize = 4;
+/// Most legs a move string may have (Cascade's longest train on an 8x8 board: the initiator
+/// and six pushed men).
+pub(crate) const MAX_LEGS: usize = 8;
 
-/// Splits `s` into legs (squares on this board, promotion letters of this variant).
-/// Returns the legs (unused ones a1a1) and their number, or `None` if `s` is not a plain list
-/// of legs.
-pub(crate) fn parse_legs(pos: &Position, s: &str) -> Option<([Leg; MAX_LEGS], usize)> {
+/// The legs of a move string.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Legs {
+    legs: [Leg; MAX_LEGS],
+    len: usize,
+}
+
+impl Legs {
+    /// The legs, in order.
+    pub fn as_slice(&self) -> &[Leg] {
+        &self.legs[..self.len]
+    }
+}
+
+/// Splits `s` into legs (squares on this board, promotion letters of this variant), or `None`
+/// if `s` is not a plain list of at most [`MAX_LEGS`] legs.
+pub(crate) fn parse_legs(pos: &Position, s: &str) -> Option<Legs> {
     let unused = Leg {
         from: Square::new(0),
         to: Square::new(0),
         promo: None,
     };
-    let mut out = [unused; MAX_LEGS];
+    let mut out = Legs {
+        legs: [unused; MAX_LEGS],
+        len: 0,
+    };
     let shape = pos.rules().shape;
-    let mut n = 0;
     for part in s.split(',') {
-        if n == MAX_LEGS || !part.is_ascii() || !(4..=5).contains(&part.len()) {
+        if out.len == MAX_LEGS || !part.is_ascii() || !(4..=5).contains(&part.len()) {
             return None;
         }
         let from = shape.parse_square(&part[0..2])?;
@@ -179,10 +196,10 @@ pub(crate) fn parse_legs(pos: &Position, s: &str) -> Option<([Leg; MAX_LEGS], us
         if part.len() == 5 && promo.is_none() {
             return None;
         }
-        out[n] = Leg { from, to, promo };
-        n += 1;
+        out.legs[out.len] = Leg { from, to, promo };
+        out.len += 1;
     }
-    Some((out, n))
+    Some(out)
 }
 
 /// Castling rights that a move loses by editing `sq` (a right goes when its king or rook leaves
