@@ -395,6 +395,32 @@ fn illegal(variant: &str, fen: &str, fragment: &str) {
 }
 
 #[test]
+fn fen_huge_empty_counts_before_a_man() {
+    // the empty count saturates, and the man after it must not overflow the file counter
+    match fen_err(
+        "chess",
+        "99999999999999999999999p7/8/8/8/8/8/8/4K2k w - - 0 1",
+    ) {
+        FenError::RankWidth { rank: 8, .. } => {}
+        e => panic!("expected a rank-width error, got {e:?}"),
+    }
+}
+
+#[test]
+fn progressive_turns_beyond_the_completion_limit_are_refused() {
+    // move 1000000 of Progressive 007 is in a turn of about 2000 plies; turn completion would
+    // search that deep, so the position is refused with a reason instead of overflowing the stack
+    let fen = "r3k2r/8/8/3pP3/8/8/8/R3K2R w KQkq d6 3 1000000";
+    illegal("progressive007-kingcapture", fen, "plies");
+    illegal("progressive007", fen, "plies");
+    // a turn of 100 plies is still served: move 2500 is in turn 100
+    fen_ok(
+        "progressive007",
+        "r3k2r/8/8/3pP3/8/8/8/R3K2R w KQkq - 3 2500",
+    );
+}
+
+#[test]
 fn fen_illegal_positions() {
     illegal("chess", "8/8/8/8/8/8/8/8 w - - 0 1", "White has 0 kings");
     illegal("chess", "4k3/8/8/8/8/8/8/8 w - - 0 1", "White has 0 kings");

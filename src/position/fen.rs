@@ -231,12 +231,12 @@ impl Position {
                     Color::Black
                 };
                 if file >= shape.files as usize {
-                    file += 1;
+                    file = file.saturating_add(1);
                     continue;
                 }
                 let sq = Square::from_coords(file as i8, rank).ok_or(FenError::PieceLetter(c))?;
                 self.set_square(sq, Piece::new(color, t));
-                file += 1;
+                file = file.saturating_add(1);
             }
             flush(&mut digits, &mut file)?;
             if file != shape.files as usize {

@@ -178,6 +178,19 @@ impl Mechanic for TurnSchedule {
             .with(Hooks::KEY)
             .with(Hooks::TURNS)
             .with(Hooks::END)
+            .with(Hooks::VALIDATE)
+    }
+
+    fn validate(&self, pos: &Position) -> Result<(), String> {
+        let turn = self.next_ply(pos).len;
+        if turn > MAX_TURN_PLIES {
+            return Err(format!(
+                "the ply number puts this position in a turn of {turn} plies; turns of more than \
+                 {MAX_TURN_PLIES} plies are beyond this engine (turn completion searches to the \
+                 end of the turn)"
+            ));
+        }
+        Ok(())
     }
 
     /// 007 plies are orthodox moves: no other mechanic may change what a ply is, what it
@@ -691,6 +704,11 @@ fn variant_salt(pos: &Position) -> u64 {
     let addr = pos.rules() as *const _ as u64;
     (addr ^ (addr >> 29)).wrapping_mul(0x9E37_79B9_7F4A_7C15)
 }
+
+/// Longest turn a position may be in: turn completion ([`can_finish`]) searches one frame per
+/// ply left in the turn, so this bounds its stack (Progressive 007 reaches it after about 65 000
+/// moves; the other schedules' turns have at most three plies).
+const MAX_TURN_PLIES: u32 = 400;
 
 /// Shared answers of [`can_finish`]: the key with its low bit replaced by the answer.
 static CACHE: [AtomicU64; 1 << 14] = [const { AtomicU64::new(0) }; 1 << 14];
