@@ -451,18 +451,30 @@ fn turns_of_several_plies_ask_the_chooser() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    // the engines asked for a ply, in order ("U < go depth 2", "X < go")
+    // who chose each ply, in order: the UCI engine is asked with one `go` per ply ("U < go
+    // depth 2"); the XBoard engine, once told to `go`, plays every ply of its turn by itself
+    // and answers each with a `move` ("X > move d7d5")
     let stderr = String::from_utf8_lossy(&out.stderr);
     let asked: Vec<&str> = stderr
         .lines()
-        .filter_map(|l| l.split_once(" < "))
-        .filter(|(_, cmd)| cmd.starts_with("go"))
-        .map(|(who, _)| who)
+        .filter_map(|l| {
+            let uci = l
+                .split_once(" < ")
+                .filter(|(w, c)| *w == "U" && c.starts_with("go"));
+            let xboard = l
+                .split_once(" > ")
+                .filter(|(w, c)| *w == "X" && c.starts_with("move "));
+            uci.or(xboard).map(|(who, _)| who)
+        })
         .collect();
+    // and X was sent one `go` per turn, not one per ply
+    let xboard_go = stderr.lines().filter(|l| l.starts_with("X < go")).count();
     let games = games_of(&pgn);
     assert_eq!(games.len(), 2);
     let mut expected = Vec::new();
+    let mut x_turns = 0;
     for g in &games {
+        let mut previous = None;
         let rules = builtin_variants().get("007").expect("007");
         let mut pos = Position::startpos(rules);
         for t in &g.moves {
@@ -472,12 +484,21 @@ fn turns_of_several_plies_ask_the_chooser() {
             } else {
                 "Black"
             };
-            expected.push(g.tag(tag).expect("player tag").to_string());
+            let who = g.tag(tag).expect("player tag").to_string();
+            if who == "X" && previous.as_ref() != Some(&who) {
+                x_turns += 1;
+            }
+            previous = Some(who.clone());
+            expected.push(who);
             let m = chimera::tournament::pgn::parse_pgn_move(&mut pos, t).expect("legal");
             pos.make(m);
         }
     }
     assert_eq!(asked, expected);
+    assert!(
+        xboard_go <= x_turns,
+        "{xboard_go} go commands for {x_turns} turns"
+    );
     // and the schedule really has runs of three plies by one player
     assert!(expected.windows(3).any(|w| w[0] == w[1] && w[1] == w[2]));
 }

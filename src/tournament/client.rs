@@ -2,10 +2,13 @@
 //! ply, and reading the answer under a deadline.
 //!
 //! The client asks for exactly one ply per request and never assumes the players alternate:
-//! UCI gets the whole game (`position ... moves ...`) with every `go`; an XBoard engine is kept
-//! in `force` mode, is sent the plies it has not seen yet, then `go`, and is put back in
-//! `force` as soon as it answers (the 007 protocol notes, A.7.4). So an engine that chooses
-//! several plies in a row is simply asked several times.
+//! UCI gets the whole game (`position ... moves ...`) with every `go`, so an engine that
+//! chooses several plies in a row is simply asked several times. An XBoard engine is sent the
+//! plies it has not seen yet in `force` mode, then `go`. After it answers it is left out of
+//! `force` until the other player has moved: an XBoard engine that still chooses the next ply
+//! (the 007 forms) goes on playing by itself (docs/variants/007.md), so when it is asked again
+//! with nothing new to learn, the client only reads its next `move`. Putting it in `force`
+//! right after each answer would race with that next move.
 
 use super::process::{Launch, Process, Read};
 use super::timecontrol::{Clock, Limits};
@@ -128,6 +131,9 @@ pub struct Client {
     uci_variants: Option<Vec<String>>,
     /// XBoard: plies of the current game the engine has been sent (or played itself).
     known: usize,
+    /// XBoard: when it last answered, while it has not been put back in `force` since (it may
+    /// be playing the next ply by itself).
+    playing_on: Option<Instant>,
     ping_no: u32,
     /// The engine's own name (`id name`, `myname`).
     pub engine_name: Option<String>,
@@ -219,6 +225,7 @@ impl Client {
             xb: XbFeatures::default(),
             uci_variants: None,
             known: 0,
+            playing_on: None,
             ping_no: 0,
             engine_name: None,
         };
@@ -475,6 +482,7 @@ impl Client {
     /// Prepares a new game (the position before any ply is asked for).
     pub fn new_game(&mut self, game: &GameView, interrupt: &AtomicBool) -> Result<(), Fault> {
         self.known = 0;
+        self.playing_on = None;
         match self.spec.proto {
             Proto::Uci => self.send("ucinewgame")?,
             Proto::Xboard => {
@@ -558,7 +566,14 @@ impl Client {
                 self.send(&go)?;
                 sent_at = Instant::now();
             }
+            Proto::Xboard if self.known == game.moves.len() && self.playing_on.is_some() => {
+                // asked again right after its own ply: it is already choosing this one
+                sent_at = self.playing_on.unwrap_or_else(Instant::now);
+            }
             Proto::Xboard => {
+                if self.playing_on.take().is_some() {
+                    self.send("force")?;
+                }
                 for m in &game.moves[self.known.min(game.moves.len())..] {
                     if self.xb.usermove {
                         self.send(&format!("usermove {m}"))?;
@@ -613,7 +628,7 @@ impl Client {
                             if let Some(rest) = t.strip_prefix("move ") {
                                 let text = rest.trim().to_string();
                                 self.known += 1;
-                                self.send("force")?;
+                                self.playing_on = Some(at);
                                 return self.answered(late, timed, text, used, score);
                             } else if t == "resign" || t.ends_with("{resign}") {
                                 return Ok(Answer::Resign);
@@ -691,6 +706,7 @@ impl Client {
     /// Tells an XBoard engine the result (UCI has no such message).
     pub fn game_over(&mut self, result: &str, reason: &str) {
         if self.spec.proto == Proto::Xboard {
+            self.playing_on = None;
             let _ = self.send("force");
             let _ = self.send(&format!("result {result} {{{reason}}}"));
         }
