@@ -719,12 +719,34 @@ pub fn legal_moves(pos: &mut Position, list: &mut MoveList) {
 /// The moves that leave the mover's king unattacked (and obey the flying general), before any
 /// restriction: what Torpedo calls the FIDE-legal moves.
 pub fn ordinary_legal_moves(pos: &mut Position, list: &mut MoveList) {
+    let mover = pos.mechanics().mover();
+    if let Some(own) = mover.filter(|m| m.generates_legal()) {
+        data_legal_moves(pos, list);
+        own.generate_legal(pos, list);
+        return;
+    }
     let mut pseudo = MoveList::new();
     generate_pseudo(pos, &mut pseudo);
-    let mover = pos.mechanics().mover();
     if let Some(mover) = mover {
         mover.generate(pos, &mut pseudo);
     }
+    keep_legal(pos, &pseudo, list);
+    if mover.is_some() {
+        merge_same_effect(pos, list);
+    }
+}
+
+/// The legal moves of the kinds the data describes (pieces, pawns, castling), without the
+/// mechanics' own moves: what a mechanic that lists its own legal moves adds to.
+pub fn data_legal_moves(pos: &mut Position, list: &mut MoveList) {
+    let mut pseudo = MoveList::new();
+    generate_pseudo(pos, &mut pseudo);
+    keep_legal(pos, &pseudo, list);
+}
+
+/// Appends the legal moves of `pseudo` to `list`, in order.
+#[inline]
+fn keep_legal(pos: &mut Position, pseudo: &MoveList, list: &mut MoveList) {
     let shortcut = Shortcut::new(pos);
     for &m in pseudo.iter() {
         let legal = if needs_test(m, shortcut.test_from, shortcut.test_to) {
@@ -735,9 +757,6 @@ pub fn ordinary_legal_moves(pos: &mut Position, list: &mut MoveList) {
         if legal {
             list.push(m);
         }
-    }
-    if mover.is_some() {
-        merge_same_effect(pos, list);
     }
 }
 
@@ -783,6 +802,10 @@ pub fn count_ordinary(pos: &mut Position) -> usize {
 #[inline]
 pub fn count_passing<J: LeafJudge>(pos: &mut Position, judge: &mut J) -> usize {
     if pos.mechanics().uses(Hooks::MOVES) {
+        let own = pos.mechanics().mover().filter(|m| m.generates_legal());
+        if let Some(n) = own.filter(|_| J::ALL).and_then(|m| m.count_legal(pos)) {
+            return n;
+        }
         let mut list = MoveList::new();
         ordinary_legal_moves(pos, &mut list);
         if J::ALL {
@@ -790,6 +813,19 @@ pub fn count_passing<J: LeafJudge>(pos: &mut Position, judge: &mut J) -> usize {
         }
         return list.iter().filter(|&&m| judge.passes(pos, m)).count();
     }
+    count_data_passing(pos, judge)
+}
+
+/// Number of [`data_legal_moves`], counted without listing: what a mechanic that counts its own
+/// legal moves adds to.
+pub fn count_data_legal(pos: &mut Position) -> usize {
+    count_data_passing(pos, &mut super::Unfiltered)
+}
+
+/// Number of the legal moves of the kinds the data describes that `judge` passes, counted
+/// without listing where the shortcut allows.
+#[inline]
+fn count_data_passing<J: LeafJudge>(pos: &mut Position, judge: &mut J) -> usize {
     let shortcut = Shortcut::new(pos);
     let kings = pos.pieces_of(pos.side_to_move(), PieceType::KING);
     let mut counter = Counter {

@@ -122,6 +122,20 @@ pub trait Mechanic: AsAny + Send + Sync + 'static {
         false
     }
 
+    /// Whether it lists its legal moves itself ([`Mechanic::generate_legal`]) instead of
+    /// handing pseudo-legal ones to the generic generator to play and test. It then also
+    /// promises that each of its moves has an effect of its own (no other move of the position,
+    /// of its own or ordinary, leaves the same position), so the generic merge of moves with the
+    /// same effect is skipped. [`Mechanic::generate`] must still give the same moves, pseudo-legal
+    /// and in the same order: the reference generator and the tests use it.
+    fn generates_legal(&self) -> bool {
+        false
+    }
+
+    /// Appends its legal moves to `list`, which holds the position's legal ordinary moves (when
+    /// [`Mechanic::generates_legal`]).
+    fn generate_legal(&self, _pos: &mut Position, _list: &mut MoveList) {}
+
     // --- legality ---
 
     /// Men no move may capture now (Hooks::IMMUNE); attacks and checks are unaffected.
@@ -132,8 +146,10 @@ pub trait Mechanic: AsAny + Send + Sync + 'static {
     /// Removes from `list` (the moves legal so far) those it bars (Hooks::FILTER).
     fn filter(&self, _pos: &mut Position, _list: &mut MoveList) {}
 
-    /// The number of legal moves when it is the variant's only filter, if it can count them
-    /// faster than listing them (Hooks::FILTER).
+    /// The number of legal moves, if it can count them faster than listing them: for a
+    /// legality filter (Hooks::FILTER) when it is the variant's only filter; for a mechanic that
+    /// generates its legal moves itself ([`Mechanic::generates_legal`]) when the variant has no
+    /// filter (all legal moves, the ordinary ones included).
     fn count_legal(&self, _pos: &mut Position) -> Option<usize> {
         None
     }

@@ -8,6 +8,9 @@
 //! Test helpers that drive the engine through its public API live here too.
 #![allow(dead_code)]
 
+mod cascade;
+mod trailer;
+
 use chimera::movegen::{legal_moves, move_to_string, parse_move};
 use chimera::moves::MoveList;
 use chimera::position::Position;
@@ -45,6 +48,15 @@ pub enum Rule {
     KingCapture,
     /// King capture with `kingCaptureCastlingChecks = true` (R-007-15).
     KingCaptureCastlingChecks,
+    /// Cascade (modest-proposals-1.md §5), ruling H2: the push train (tests/common/cascade.rs).
+    Cascade,
+    /// Cascade under the H1 reading (`cascadeInitiator = first`).
+    CascadeStops,
+    /// Trailer (modest-proposals-2.md §20), TR-R1: any man behind with a clear path
+    /// (tests/common/trailer.rs).
+    Trailer,
+    /// Trailer with `trailerPull = nearest` (TR-R1's alternative).
+    TrailerNearest,
 }
 
 /// `board[rank][file]`: `'.'` empty, upper case White, lower case Black.
@@ -787,6 +799,10 @@ impl M {
             Rule::Bracket => me.bracket(&mut v),
             Rule::Eviction => me.eviction(&mut v),
             Rule::Kaleidoscope => me.mirror_leaps(&mut v),
+            Rule::Cascade | Rule::CascadeStops => me.cascade(rule == Rule::CascadeStops, &mut v),
+            Rule::Trailer | Rule::TrailerNearest => {
+                me.trailer(rule == Rule::TrailerNearest, &mut v)
+            }
             _ => {}
         }
         match rule {
@@ -902,7 +918,13 @@ pub fn engine_children(p: &mut Position) -> BTreeMap<String, String> {
 /// Asserts that engine and model agree on the distinct results at depth 1 and, below each
 /// result, at depth 2 (as sets of FENs).
 pub fn cross_check(variant: &str, rule: Rule, fen: &str) {
-    let mut p = pos(variant, fen);
+    let rules = builtin_variants().get(variant).expect("built-in variant");
+    cross_check_rules(rules, rule, fen);
+}
+
+/// [`cross_check`] for any loaded variant (e.g. one defined by a test with other options).
+pub fn cross_check_rules(rules: &'static chimera::position::Variant, rule: Rule, fen: &str) {
+    let mut p = Position::from_fen(rules, fen).expect("valid FEN");
     let model = M::from_fen(fen);
     let mine = engine_children(&mut p);
     let theirs = model.children(rule);

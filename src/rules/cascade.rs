@@ -1,0 +1,735 @@
+//! Cascade (Modest Proposals, Tony Paletta; rulings: shared/rules/modest-proposals-1.md §0, §5).
+//!
+//! Instead of an ordinary move a man (the initiator) may move onto or past friendly men, which
+//! are relocated ahead of it in the same direction (CS-1..CS-7, ruling H2, the "push train"):
+//! * a slider (its rook and bishop lines) moves along a line whose first occupied square holds a
+//!   friend, and stops on that square or on any square beyond it (`cascadeInitiator = first`:
+//!   only on it, the H1 reading). Every friend it lands on or passes is pushed ahead along the
+//!   line, and a pushed man that lands on or passes a further friend pushes that one in turn;
+//!   pushed men keep their order, end on distinct squares beyond the initiator's, and may slide
+//!   any distance, never onto or past an enemy man, never off the board;
+//! * a leaper or stepper (its leaps: Knight, King) lands on a friend with vector `v`; that man
+//!   moves exactly `v`, and so on along the chain until one lands on an empty square (an enemy
+//!   or the board's edge in the way makes the move illegal);
+//! * a pawn approaches by its straight step, its double step or its diagonal-forward step; each
+//!   relocated man then moves exactly one square in the pawn's direction of travel (straight
+//!   forward after a straight or double step, diagonally forward after a diagonal one).
+//!
+//! A pushed pawn never moves backward; one that reaches its last rank promotes (each choice a
+//! move). Cascades never capture and may be played in check; only the final position is tested.
+//!
+//! Notation (§5.3): the initiator's leg, then one leg per pushed man, from its square to its
+//! final square: next comes the man still standing where the previous leg ended (it was lifted),
+//! else the unmoved train man nearest the initiator. A promotion letter goes on the promoting
+//! pawn's leg. Every cascade has one effect of its own (the net change of the board determines
+//! the line, the initiator as its rearmost man and each man's final square, since men keep
+//! their order), and its notation is one string, so a cascade has exactly one spelling, and no
+//! cascade equals an ordinary move (it moves at least two men, and a one-leg route to its
+//! effect would have to pass the men it pushes).
+//!
+//! Move encoding: `from` = the initiator's square, `to` = its final square, `promo` = the
+//! promotion of the frontmost pushed man (only the frontmost can reach the last rank), and the
+//! payload
+//!
+//! ```text
+//!    12    11        7  6                     0
+//! +-------+-----------+------------------------+
+//! | chain | 0 (spare) | final squares (slider) |
+//! +-------+-----------+------------------------+
+//! ```
+//!
+//! For a slider (chain bit clear), bit `i` is set when a pushed man ends `i + 1` squares beyond
+//! the initiator's final square along the line; the k-th pushed man is the k-th friendly man on
+//! the line, since the men keep their order. A leaper's or pawn's chain (chain bit set) is
+//! determined by its first leg.
+//!
+//! Edits are net (one per square whose content changes, at most the eight squares of a line),
+//! plus any leg square that carries a castling right, so rights go with the men as the generic
+//! square masks say (§0.4). En passant follows README ruling 3: every pawn of the mover that
+//! moved is followed from its square to its final square (`EditList::pawn_route`), so a Queen
+//! d1-d2 pushing the pawn d2 to d4 leaves the target d3 (CS-7).
+//!
+//! Legality without make/unmake: a cascade captures nothing, so after it the King is attacked
+//! exactly when the enemy men attack the King's final square over the new occupancy. On
+//! orthodox data, when the side is not in check, the King stays where it is and off the line
+//! the men moved along, a cascade is illegal exactly when it empties the square of a pinned
+//! man (a line through the King crosses the cascade's line once, and filled squares only
+//! block).
+
+use super::relocation::{approach_targets, direction, end_types, promotion, PawnApproach};
+use crate::geometry::attacks::{between, bishop_attacks, line, rook_attacks};
+use crate::geometry::{Bitboard, Color, Square};
+use crate::movegen::generic;
+use crate::moves::{Move, MoveList, MoveText};
+use crate::piece::{Piece, PieceType};
+use crate::position::{EditList, Hooks, Mechanic, MechanicSpec, Position, StateLayout};
+use crate::rules::rights_lost_at;
+use crate::variant::{generator_is_orthodox, IniError, Rules, Section};
+
+/// Registration: `specialMoves = cascade` and its option `cascadeInitiator`.
+pub const SPEC: MechanicSpec = MechanicSpec {
+    name: "cascade",
+    keys: &["specialMoves", "cascadeInitiator"],
+    selected_by: Some(("specialMoves", "cascade")),
+    build,
+};
+
+/// The Cascade mechanic and its settings.
+#[derive(Clone, Copy, Debug)]
+pub struct Cascade {
+    /// The H1 reading (`cascadeInitiator = first`): a sliding initiator stops on the first
+    /// occupied square of its line.
+    stops: bool,
+    /// The data is orthodox chess (up to castling): legal cascades are listed and counted
+    /// without make/unmake.
+    fast: bool,
+}
+
+fn build(
+    ctx: &Section,
+    rules: &mut Rules,
+    _state: &mut StateLayout,
+) -> Result<Option<Box<dyn Mechanic>>, IniError> {
+    let stops = ctx.two_way("cascadeInitiator", "beyond", "first")?;
+    if ctx.get("specialMoves") != Some("cascade") {
+        if ctx.sets("cascadeInitiator") {
+            return Err(ctx.err(
+                "cascadeInitiator",
+                "only specialMoves = cascade reads this key, so it has no effect".into(),
+            ));
+        }
+        return Ok(None);
+    }
+    Ok(Some(Box::new(Cascade {
+        stops,
+        fast: generator_is_orthodox(rules),
+    })))
+}
+
+impl Mechanic for Cascade {
+    fn name(&self) -> &'static str {
+        "cascade"
+    }
+
+    fn ini_key(&self) -> &'static str {
+        "specialMoves"
+    }
+
+    fn hooks(&self) -> Hooks {
+        Hooks::MOVES
+    }
+
+    fn generate(&self, pos: &Position, list: &mut MoveList) {
+        enumerate(pos, self.stops, &mut Pseudo(list));
+    }
+
+    fn edits(&self, pos: &Position, m: Move, out: &mut EditList) {
+        edits(pos, m, out);
+    }
+
+    fn write_move(&self, pos: &Position, m: Move, out: &mut MoveText) {
+        write(pos, m, out);
+    }
+
+    /// A cascade has one spelling (see the module notes), and no cascade spells an ordinary
+    /// move; `parse_move` has already compared the canonical spelling, so this is the same test
+    /// for callers that ask directly.
+    fn is_spelling(&self, pos: &Position, m: Move, s: &str) -> bool {
+        m.kind() == crate::moves::MoveKind::Special && super::parse_legs(pos, s).is_some() && {
+            let mut t = MoveText::new();
+            write(pos, m, &mut t);
+            t.as_str() == s
+        }
+    }
+
+    fn generates_legal(&self) -> bool {
+        self.fast
+    }
+
+    fn generate_legal(&self, pos: &mut Position, list: &mut MoveList) {
+        match Judge::new(pos) {
+            Some(judge) => enumerate(pos, self.stops, &mut Legal { list, judge }),
+            None => {
+                let mut pseudo = MoveList::new();
+                enumerate(pos, self.stops, &mut Pseudo(&mut pseudo));
+                keep_played_legal(pos, &pseudo, list);
+            }
+        }
+    }
+
+    fn count_legal(&self, pos: &mut Position) -> Option<usize> {
+        let judge = Judge::new(pos).filter(|_| self.fast)?;
+        let mut count = Count { n: 0, judge };
+        enumerate(pos, self.stops, &mut count);
+        Some(generic::count_data_legal(pos) + count.n)
+    }
+}
+
+/// Payload bit of a leaper's or pawn's chain.
+const CHAIN: u32 = 1 << 12;
+
+/// Appends the moves of `pseudo` that do not leave the mover's King attacked, tested by
+/// make/unmake (for positions the fast judge does not cover).
+fn keep_played_legal(pos: &mut Position, pseudo: &MoveList, list: &mut MoveList) {
+    for &m in pseudo.iter() {
+        pos.make(m);
+        let mover = pos.side_to_move().flip();
+        let bad = pos.rules().checking
+            && match pos.king_square(mover) {
+                Some(k) => crate::movegen::is_attacked(pos, k, pos.side_to_move()),
+                None => true,
+            };
+        pos.unmake();
+        if !bad {
+            list.push(m);
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Legality without make/unmake
+
+/// What a cascade changes on the board, for judging it without playing it.
+#[derive(Clone, Copy, Debug)]
+struct Change {
+    /// Squares it empties.
+    vacated: Bitboard,
+    /// Empty squares it fills.
+    filled: Bitboard,
+    /// Where the mover's King ends, when it moved.
+    king: Option<Square>,
+    /// The line a slider's train moved along (empty for a chain, which empties only its
+    /// initiator's square).
+    line: Bitboard,
+}
+
+/// The node's facts for judging cascades on orthodox data: the side's King, whether it is in
+/// check, and its men pinned to the King.
+struct Judge {
+    king: Square,
+    them: Color,
+    in_check: bool,
+    pinned: Bitboard,
+}
+
+impl Judge {
+    /// `None` when the side to move has no single King (then moves are played and tested).
+    fn new(pos: &Position) -> Option<Judge> {
+        let us = pos.side_to_move();
+        let king = pos.king_square(us)?;
+        Some(Judge {
+            king,
+            them: us.flip(),
+            in_check: crate::movegen::in_check(pos),
+            pinned: pinned(pos, king, us),
+        })
+    }
+
+    /// Whether the cascade leaves the King unattacked.
+    #[inline]
+    fn legal(&self, pos: &Position, ch: &Change) -> bool {
+        if self.in_check || ch.king.is_some() || ch.line.has(self.king) {
+            let k = ch.king.unwrap_or(self.king);
+            let occ = (pos.occupied() & !ch.vacated) | ch.filled;
+            return !generic::attacked_with(pos, k, self.them, occ);
+        }
+        (ch.vacated & self.pinned).is_empty()
+    }
+}
+
+/// Men of `us` that alone stand between their King on `k` and an enemy slider (orthodox men).
+#[inline]
+pub(crate) fn pinned(pos: &Position, k: Square, us: Color) -> Bitboard {
+    let theirs = pos.pieces(us.flip());
+    let queens = pos.kind(PieceType::QUEEN);
+    let rooks = (pos.kind(PieceType::ROOK) | queens) & theirs;
+    let bishops = (pos.kind(PieceType::BISHOP) | queens) & theirs;
+    let snipers = (rook_attacks(k, theirs) & rooks) | (bishop_attacks(k, theirs) & bishops);
+    let occ = pos.occupied();
+    let mut out = Bitboard::EMPTY;
+    for s in snipers {
+        let screen = between(k, s) & occ;
+        if !screen.more_than_one() {
+            out |= screen & pos.pieces(us);
+        }
+    }
+    out
+}
+
+// ---------------------------------------------------------------------------------------------
+// Generation
+
+/// Where enumerated cascades go: `base` is the move without promotion, `ends` the types its
+/// frontmost man may end as (`own`: that man's type; each other type is a promotion).
+trait Sink {
+    fn add(&mut self, pos: &Position, base: Move, ends: &[PieceType], own: PieceType, ch: &Change);
+}
+
+/// Each end type of the frontmost man as a move.
+#[inline]
+fn each_move(base: Move, ends: &[PieceType], own: PieceType, mut f: impl FnMut(Move)) {
+    for &t in ends {
+        f(Move::special(
+            base.from(),
+            base.to(),
+            base.payload(),
+            promotion(own, t),
+        ));
+    }
+}
+
+/// Every cascade, pseudo-legal.
+struct Pseudo<'a>(&'a mut MoveList);
+
+impl Sink for Pseudo<'_> {
+    #[inline]
+    fn add(&mut self, _: &Position, base: Move, ends: &[PieceType], own: PieceType, _: &Change) {
+        each_move(base, ends, own, |m| self.0.push(m));
+    }
+}
+
+/// The legal cascades.
+struct Legal<'a> {
+    list: &'a mut MoveList,
+    judge: Judge,
+}
+
+impl Sink for Legal<'_> {
+    #[inline]
+    fn add(&mut self, pos: &Position, base: Move, ends: &[PieceType], own: PieceType, ch: &Change) {
+        if self.judge.legal(pos, ch) {
+            each_move(base, ends, own, |m| self.list.push(m));
+        }
+    }
+}
+
+/// The number of legal cascades.
+struct Count {
+    n: usize,
+    judge: Judge,
+}
+
+impl Sink for Count {
+    #[inline]
+    fn add(&mut self, pos: &Position, _: Move, ends: &[PieceType], _: PieceType, ch: &Change) {
+        if self.judge.legal(pos, ch) {
+            self.n += ends.len();
+        }
+    }
+}
+
+/// Whether a pawn of `color` moving by `v` would move backward (CS-4).
+#[inline(always)]
+fn backward(v: (i8, i8), color: Color) -> bool {
+    v.1 * color.forward() < 0
+}
+
+/// Whether `man` may stand on `p` as it is (no promotion): where a pushed man that is not the
+/// frontmost, or an initiator, ends.
+#[inline]
+fn stands_as_is(pos: &Position, man: Piece, p: Square) -> bool {
+    end_types(pos, man, p).as_slice().first() == Some(&man.kind())
+}
+
+/// Feeds every pseudo-legal cascade of the side to move to `sink`.
+fn enumerate<S: Sink>(pos: &Position, stops: bool, sink: &mut S) {
+    let rules = pos.rules();
+    let us = pos.side_to_move();
+    let own = pos.pieces(us);
+    let occ = pos.occupied();
+    for o in own {
+        let t = pos.piece_at(o).kind();
+        if t == PieceType::PAWN {
+            let f = us.forward();
+            for s in approach_targets(pos, o, PawnApproach::ALL) {
+                let df = s.file() - o.file();
+                chain(pos, o, s, (df, f), sink);
+            }
+            continue;
+        }
+        let Some(def) = rules.piece(t) else {
+            continue;
+        };
+        for s in def.moves.leap_capture[us.index()][o.index()] & own & rules.board {
+            chain(pos, o, s, (s.file() - o.file(), s.rank() - o.rank()), sink);
+        }
+        // a line whose first occupied square holds a friend
+        if let Some(slide) = def.moves.rook_capture {
+            for s in rook_attacks(o, occ) & own {
+                slide_cascades(pos, o, s, slide.max, stops, sink);
+            }
+        }
+        if let Some(slide) = def.moves.bishop_capture {
+            for s in bishop_attacks(o, occ) & own {
+                slide_cascades(pos, o, s, slide.max, stops, sink);
+            }
+        }
+    }
+}
+
+/// A leaper's or pawn's chain from `o` onto the friend on `s1`, each relocated man moving `w`
+/// (CS-2, CS-3).
+fn chain<S: Sink>(pos: &Position, o: Square, s1: Square, w: (i8, i8), sink: &mut S) {
+    let rules = pos.rules();
+    let us = pos.side_to_move();
+    let own = pos.pieces(us);
+    let theirs = pos.pieces(us.flip());
+    let initiator = pos.piece_at(o);
+    if !stands_as_is(pos, initiator, s1) {
+        return;
+    }
+    let mut king = (initiator.kind() == PieceType::KING).then_some(s1);
+    let mut cur = s1;
+    loop {
+        let man = pos.piece_at(cur);
+        if man.kind() == PieceType::PAWN && backward(w, man.color()) {
+            return;
+        }
+        let Some(next) = cur.offset(w.0, w.1).filter(|&s| rules.board.has(s)) else {
+            return;
+        };
+        if man.kind() == PieceType::KING {
+            king = Some(next);
+        }
+        if theirs.has(next) {
+            return;
+        }
+        if own.has(next) {
+            if !stands_as_is(pos, man, next) {
+                return;
+            }
+            cur = next;
+            continue;
+        }
+        let ends = end_types(pos, man, next);
+        if ends.as_slice().is_empty() {
+            return;
+        }
+        let ch = Change {
+            vacated: o.bb(),
+            filled: next.bb(),
+            king,
+            line: Bitboard::EMPTY,
+        };
+        sink.add(
+            pos,
+            Move::special(o, s1, CHAIN, None),
+            ends.as_slice(),
+            man.kind(),
+            &ch,
+        );
+        return;
+    }
+}
+
+/// A slider's line from its square: the squares along it to the board's edge, and where the
+/// friendly men stand before the first enemy man.
+struct Line {
+    /// The squares, nearest first (index 0 is one step from the initiator).
+    sq: [Square; 8],
+    /// The index of the first enemy man (or the number of squares).
+    enemy: usize,
+    /// The indices of the friendly men before it, nearest first.
+    friends: [u8; 8],
+    /// How many.
+    nf: usize,
+}
+
+impl Line {
+    /// The line from `o` in direction `d` (unit step) for the side to move.
+    #[inline]
+    fn new(pos: &Position, o: Square, d: (i8, i8)) -> Line {
+        let board = pos.rules().board;
+        let us = pos.side_to_move();
+        let (own, theirs) = (pos.pieces(us), pos.pieces(us.flip()));
+        let mut l = Line {
+            sq: [o; 8],
+            enemy: 0,
+            friends: [0; 8],
+            nf: 0,
+        };
+        let mut n = 0;
+        let mut cur = o;
+        while let Some(next) = cur.offset(d.0, d.1).filter(|&s| board.has(s)) {
+            if n == 8 {
+                break;
+            }
+            l.sq[n] = next;
+            n += 1;
+            cur = next;
+        }
+        l.enemy = n;
+        for i in 0..n {
+            if theirs.has(l.sq[i]) {
+                l.enemy = i;
+                break;
+            }
+            if own.has(l.sq[i]) {
+                l.friends[l.nf] = i as u8;
+                l.nf += 1;
+            }
+        }
+        l
+    }
+}
+
+/// The push trains of the slider on `o` along the line through its first friend `first`
+/// (CS-1, CS-4); `max` limits the initiator's range (0: none).
+fn slide_cascades<S: Sink>(
+    pos: &Position,
+    o: Square,
+    first: Square,
+    max: u8,
+    stops: bool,
+    sink: &mut S,
+) {
+    let d = direction(o, first);
+    let l = Line::new(pos, o, d);
+    let start = l.friends[0] as usize;
+    let reach = if max == 0 {
+        l.enemy
+    } else {
+        l.enemy.min(max as usize)
+    };
+    let initiator = pos.piece_at(o);
+    let last = if stops { start + 1 } else { reach };
+    for ti in start..last.min(reach) {
+        let t = l.sq[ti];
+        if !stands_as_is(pos, initiator, t) {
+            continue;
+        }
+        let train = Train {
+            o,
+            d,
+            l: &l,
+            ti,
+            line: line(o, t),
+        };
+        let king = (initiator.kind() == PieceType::KING).then_some(t);
+        train.push(pos, 0, ti, 0, o.bb(), t.bb(), king, sink);
+    }
+}
+
+/// One initiator's stop on a line, while its train is being placed.
+struct Train<'a> {
+    o: Square,
+    d: (i8, i8),
+    l: &'a Line,
+    /// The initiator's final index.
+    ti: usize,
+    /// The whole line through `o` and the initiator's final square.
+    line: Bitboard,
+}
+
+impl Train<'_> {
+    /// Places the friend `j` (it was landed on or passed) beyond index `lo`, then the next one
+    /// if that one is landed on or passed; `mask` holds the finals so far, `before`/`after` the
+    /// occupied squares of the moved men before and after, `king` where our King ends.
+    #[allow(clippy::too_many_arguments)]
+    fn push<S: Sink>(
+        &self,
+        pos: &Position,
+        j: usize,
+        lo: usize,
+        mask: u32,
+        before: Bitboard,
+        after: Bitboard,
+        king: Option<Square>,
+        sink: &mut S,
+    ) {
+        let l = self.l;
+        let from = l.sq[l.friends[j] as usize];
+        let man = pos.piece_at(from);
+        if man.kind() == PieceType::PAWN && backward(self.d, man.color()) {
+            return;
+        }
+        let before = before | from.bb();
+        for u in lo + 1..l.enemy {
+            let to = l.sq[u];
+            let mask = mask | 1 << (u - self.ti - 1);
+            let after = after | to.bb();
+            let king = if man.kind() == PieceType::KING {
+                Some(to)
+            } else {
+                king
+            };
+            if j + 1 < l.nf && l.friends[j + 1] as usize <= u {
+                // it lands on or passes the next friend, which is pushed on in turn
+                if stands_as_is(pos, man, to) {
+                    self.push(pos, j + 1, u, mask, before, after, king, sink);
+                }
+                continue;
+            }
+            let ends = end_types(pos, man, to);
+            if ends.as_slice().is_empty() {
+                continue;
+            }
+            let ch = Change {
+                vacated: before & !after,
+                filled: after & !before,
+                king,
+                line: self.line,
+            };
+            let base = Move::special(self.o, l.sq[self.ti], mask, None);
+            sink.add(pos, base, ends.as_slice(), man.kind(), &ch);
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// A move's route, edits and notation
+
+/// A cascade spelled out: each moving man's square and final square in leg order, with the
+/// men as they end.
+struct Route {
+    /// (from, to, the man afterwards), the initiator first.
+    legs: [(Square, Square, Piece); 8],
+    len: usize,
+}
+
+impl Route {
+    fn push(&mut self, from: Square, to: Square, man: Piece) {
+        if self.len < self.legs.len() {
+            self.legs[self.len] = (from, to, man);
+            self.len += 1;
+        }
+    }
+
+    fn legs(&self) -> &[(Square, Square, Piece)] {
+        &self.legs[..self.len]
+    }
+}
+
+/// The man `man` ending as the move's promotion when it is the frontmost pushed man.
+#[inline]
+fn as_ended(man: Piece, m: Move, frontmost: bool) -> Piece {
+    match m.promotion_type() {
+        Some(t) if frontmost => Piece::new(man.color(), t),
+        _ => man,
+    }
+}
+
+/// The legs of cascade `m` of `pos`, in notation order (§5.3).
+fn route(pos: &Position, m: Move) -> Route {
+    let (o, t) = (m.from(), m.to());
+    let initiator = pos.piece_at(o);
+    let mut r = Route {
+        legs: [(o, o, Piece::NONE); 8],
+        len: 0,
+    };
+    r.push(o, t, initiator);
+    if m.payload() & CHAIN != 0 {
+        let w = if initiator.kind() == PieceType::PAWN {
+            (t.file() - o.file(), initiator.color().forward())
+        } else {
+            (t.file() - o.file(), t.rank() - o.rank())
+        };
+        let own = pos.pieces(initiator.color());
+        let mut cur = t;
+        while let Some(next) = cur.offset(w.0, w.1) {
+            let last = !own.has(next);
+            r.push(cur, next, as_ended(pos.piece_at(cur), m, last));
+            if last || r.len == 8 {
+                break;
+            }
+            cur = next;
+        }
+        return r;
+    }
+    let l = Line::new(pos, o, direction(o, t));
+    let ti = o.distance(t) as usize - 1;
+    // each pushed man's final index: the k-th set bit goes to the k-th friend
+    let mut finals = [0usize; 8];
+    let mut n = 0;
+    let mut bits = m.payload() & 0xFF;
+    while bits != 0 && n < l.nf {
+        finals[n] = ti + 1 + bits.trailing_zeros() as usize;
+        bits &= bits - 1;
+        n += 1;
+    }
+    // legs: the man still standing where the previous leg ended, else the nearest unmoved one
+    let mut moved = [false; 8];
+    let mut cursor = ti;
+    for _ in 0..n {
+        let k = (0..n)
+            .find(|&k| !moved[k] && l.friends[k] as usize == cursor)
+            .or_else(|| (0..n).find(|&k| !moved[k]))
+            .unwrap_or(0);
+        moved[k] = true;
+        let man = pos.piece_at(l.sq[l.friends[k] as usize]);
+        r.push(
+            l.sq[l.friends[k] as usize],
+            l.sq[finals[k]],
+            as_ended(man, m, k + 1 == n),
+        );
+        cursor = finals[k];
+    }
+    r
+}
+
+/// Net edits of a cascade: each square whose content changes (and each leg square carrying a
+/// castling right), with the pawn routes for en passant.
+pub fn edits(pos: &Position, m: Move, out: &mut EditList) {
+    let r = route(pos, m);
+    // squares touched by the legs, at most the eight of one line
+    let mut squares = [(Square::new(0), Piece::NONE); 16];
+    let mut n = 0;
+    let mut note =
+        |sq: Square, after: Option<Piece>| match squares[..n].iter_mut().find(|e| e.0 == sq) {
+            Some(e) => {
+                if let Some(p) = after {
+                    e.1 = p;
+                }
+            }
+            None if n < 16 => {
+                squares[n] = (sq, after.unwrap_or(pos.piece_at(sq)));
+                n += 1;
+            }
+            None => {}
+        };
+    // every man leaves its square first, then each lands: a landing overrides a leaving
+    for &(from, _, _) in r.legs() {
+        note(from, Some(Piece::NONE));
+    }
+    for &(_, to, man) in r.legs() {
+        note(to, Some(man));
+    }
+    for &(sq, after) in &squares[..n] {
+        if after != pos.piece_at(sq) || rights_lost_at(pos, sq) != 0 {
+            out.push(sq, after);
+        }
+    }
+    out.no_pawn_route();
+    for &(from, to, man) in r.legs() {
+        if man.kind() == PieceType::PAWN && pos.piece_at(from).kind() == PieceType::PAWN {
+            out.pawn_route(from, to);
+        }
+    }
+}
+
+/// Canonical (and only) spelling: the legs in notation order, a promotion letter on the
+/// promoting pawn's leg.
+pub fn write(pos: &Position, m: Move, out: &mut MoveText) {
+    let r = route(pos, m);
+    for &(from, to, man) in r.legs() {
+        out.push_leg(from, to);
+        if man != pos.piece_at(from) {
+            out.push(pos.rules().letter(man.kind()));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::builtin_variants;
+
+    #[test]
+    fn pinned_men_are_the_only_screens() {
+        let rules = builtin_variants().get("chess").unwrap();
+        let p = Position::from_fen(rules, "4r2k/8/8/8/1b6/4N3/3P4/4K3 w - - 0 1").unwrap();
+        let k = Square::parse("e1").unwrap();
+        let expect = Square::parse("e3").unwrap().bb() | Square::parse("d2").unwrap().bb();
+        assert_eq!(pinned(&p, k, Color::White), expect);
+    }
+}

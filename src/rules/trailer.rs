@@ -1,0 +1,404 @@
+//! Trailer (Modest Proposals, Tony Paletta; rulings: shared/rules/modest-proposals-2.md §1,
+//! §20).
+//!
+//! After any ordinary move (captures, pawn moves, King moves, en passant and promotions
+//! included; castling excepted, TR-R3) the player may pull one friendly man:
+//! * after a move from `a` along a line (unit step `u`, `k` squares), a man standing behind `a`
+//!   on that line moves exactly `k` squares along `u` (TR-R4); every square it passes and the
+//!   square it lands on must be empty once the mover has moved (so it may pass `a` and land on
+//!   the mover's path). Which man: any friendly man whose path is clear (TR-R1), or with
+//!   `trailerPull = nearest` only the nearest man on that line behind `a`, when it is friendly;
+//! * after a leap by vector `v` (the Knight's), the man on `a - v` jumps to `a`.
+//!
+//! Pulls never capture. A pawn is never pulled with a backward component (TR-R2: forward,
+//! diagonally forward or sideways); it cannot reach its last rank (it lands behind the mover's
+//! destination). Kings may be pulled; only the final position must be safe. En passant follows
+//! README ruling 3 (which supersedes §20's line): the mover's pawn and a pulled pawn are each
+//! followed from their square to their final square, so `d2d4,d1d3` leaves no target (d3 is
+//! filled) and a pawn pulled e2-e4 over an empty e3 leaves the target e3.
+//!
+//! The move without a pull is the ordinary move. A pulled move is a special move:
+//!
+//! ```text
+//!  12       7   6    5          0
+//! +-----------+----+------------+
+//! | 0 (spare) | ep | pulled man |
+//! +-----------+----+------------+
+//! ```
+//!
+//! `from`/`to` and `promo` are the base move's (normal, promotion, or en passant when `ep` is
+//! set), the low six bits the pulled man's square; where it goes follows from the base move.
+//! Notation `base,pull` (`d3e5,c1d3`, `e7e8q,e6e7`). A pulled move changes the squares of two
+//! men, and no other move of the position has its effect (a one-man move would have to pass the
+//! square the pulled man refills or jump twice a Knight's vector; another pull would pair the
+//! same squares the other way round, against the direction of the pull), so it has one
+//! spelling and is generated once.
+//!
+//! Legality without make/unmake (orthodox data): when the side is not in check, the mover is
+//! not pinned, not the King and not capturing en passant, the King is not pulled and not on the
+//! line of the move, the base move is legal and the pull exposes the King exactly when the
+//! pulled man is pinned (a line through the King meets the move's line once, and only the
+//! pulled man's square is emptied there). The other pulled moves are played and tested.
+
+use super::cascade::pinned;
+use super::relocation::end_types;
+use crate::geometry::attacks::line;
+use crate::geometry::{Bitboard, Color, Square};
+use crate::movegen::generic;
+use crate::moves::{Move, MoveKind, MoveList, MoveText};
+use crate::piece::{Piece, PieceType};
+use crate::position::{EditList, Hooks, Mechanic, MechanicSpec, Position, StateLayout};
+use crate::variant::{generator_is_orthodox, IniError, Rules, Section};
+
+/// Registration: `specialMoves = trailer` and its option `trailerPull`.
+pub const SPEC: MechanicSpec = MechanicSpec {
+    name: "trailer",
+    keys: &["specialMoves", "trailerPull"],
+    selected_by: Some(("specialMoves", "trailer")),
+    build,
+};
+
+/// The Trailer mechanic and its settings.
+#[derive(Clone, Copy, Debug)]
+pub struct Trailer {
+    /// TR-R1's alternative (`trailerPull = nearest`): only the nearest man behind the mover.
+    nearest: bool,
+    /// The data is orthodox chess (up to castling): legal pulls are listed and counted mostly
+    /// without make/unmake.
+    fast: bool,
+}
+
+fn build(
+    ctx: &Section,
+    rules: &mut Rules,
+    _state: &mut StateLayout,
+) -> Result<Option<Box<dyn Mechanic>>, IniError> {
+    let nearest = ctx.two_way("trailerPull", "any", "nearest")?;
+    if ctx.get("specialMoves") != Some("trailer") {
+        if ctx.sets("trailerPull") {
+            return Err(ctx.err(
+                "trailerPull",
+                "only specialMoves = trailer reads this key, so it has no effect".into(),
+            ));
+        }
+        return Ok(None);
+    }
+    Ok(Some(Box::new(Trailer {
+        nearest,
+        fast: generator_is_orthodox(rules),
+    })))
+}
+
+impl Mechanic for Trailer {
+    fn name(&self) -> &'static str {
+        "trailer"
+    }
+
+    fn ini_key(&self) -> &'static str {
+        "specialMoves"
+    }
+
+    fn hooks(&self) -> Hooks {
+        Hooks::MOVES
+    }
+
+    fn generate(&self, pos: &Position, list: &mut MoveList) {
+        let mut bases = MoveList::new();
+        generic::pseudo_moves(pos, &mut bases);
+        for &base in bases.iter() {
+            let pulls = self.pulls(pos, base);
+            for &(c, _) in pulls.as_slice() {
+                list.push(pulled(base, c));
+            }
+        }
+    }
+
+    fn edits(&self, pos: &Position, m: Move, out: &mut EditList) {
+        edits(pos, m, out);
+    }
+
+    fn write_move(&self, pos: &Position, m: Move, out: &mut MoveText) {
+        write(pos, m, out);
+    }
+
+    /// A pulled move has one spelling (see the module notes), and no pull spells an ordinary
+    /// move; `parse_move` has already compared the canonical spelling.
+    fn is_spelling(&self, pos: &Position, m: Move, s: &str) -> bool {
+        m.kind() == MoveKind::Special && super::parse_legs(pos, s).is_some() && {
+            let mut t = MoveText::new();
+            write(pos, m, &mut t);
+            t.as_str() == s
+        }
+    }
+
+    fn generates_legal(&self) -> bool {
+        self.fast
+    }
+
+    fn generate_legal(&self, pos: &mut Position, list: &mut MoveList) {
+        let judge = Judge::new(pos);
+        let mut bases = MoveList::new();
+        generic::pseudo_moves(pos, &mut bases);
+        for &base in bases.iter() {
+            let pulls = self.pulls(pos, base);
+            for &(c, _) in pulls.as_slice() {
+                let m = pulled(base, c);
+                if judge.legal(pos, m) {
+                    list.push(m);
+                }
+            }
+        }
+    }
+
+    fn count_legal(&self, pos: &mut Position) -> Option<usize> {
+        if !self.fast {
+            return None;
+        }
+        let judge = Judge::new(pos);
+        let mut bases = MoveList::new();
+        generic::pseudo_moves(pos, &mut bases);
+        let mut n = 0;
+        for &base in bases.iter() {
+            let pulls = self.pulls(pos, base);
+            for &(c, _) in pulls.as_slice() {
+                n += judge.legal(pos, pulled(base, c)) as usize;
+            }
+        }
+        Some(generic::count_data_legal(pos) + n)
+    }
+}
+
+/// Payload bit: the base move is an en-passant capture.
+const EP: u32 = 1 << 6;
+
+/// The pulled move of `base` pulling the man on `c`.
+#[inline(always)]
+fn pulled(base: Move, c: Square) -> Move {
+    let ep = if base.kind() == MoveKind::EnPassant {
+        EP
+    } else {
+        0
+    };
+    Move::special(
+        base.from(),
+        base.to(),
+        c.raw() as u32 | ep,
+        base.promotion_type(),
+    )
+}
+
+/// The base move of a pulled move.
+#[inline(always)]
+fn base_of(m: Move) -> Move {
+    let (a, b) = (m.from(), m.to());
+    match m.promotion_type() {
+        _ if m.payload() & EP != 0 => Move::en_passant(a, b),
+        Some(t) => Move::promotion(a, b, t),
+        None => Move::normal(a, b),
+    }
+}
+
+/// The pulled man's square.
+#[inline(always)]
+fn pulled_square(m: Move) -> Square {
+    Square::new((m.payload() & 63) as u8)
+}
+
+/// Whether the vector `(df, dr)` lies along a rank, file or diagonal.
+#[inline(always)]
+fn along_line(df: i8, dr: i8) -> bool {
+    df == 0 || dr == 0 || df.abs() == dr.abs()
+}
+
+/// Where the man on `c` goes when pulled after the move `a -> b`: `k` squares along a line
+/// move's direction, or onto `a` after a leap.
+#[inline]
+fn pull_destination(a: Square, b: Square, c: Square) -> Square {
+    let (df, dr) = (b.file() - a.file(), b.rank() - a.rank());
+    if !along_line(df, dr) {
+        return a;
+    }
+    let k = df.abs().max(dr.abs());
+    let to = c.offset(df.signum() * k, dr.signum() * k);
+    to.unwrap_or(a)
+}
+
+/// The pulls of one base move: (pulled man's square, its destination).
+struct Pulls {
+    pulls: [(Square, Square); 8],
+    len: usize,
+}
+
+impl Pulls {
+    fn push(&mut self, c: Square, d: Square) {
+        if self.len < self.pulls.len() {
+            self.pulls[self.len] = (c, d);
+            self.len += 1;
+        }
+    }
+
+    fn as_slice(&self) -> &[(Square, Square)] {
+        &self.pulls[..self.len]
+    }
+}
+
+/// Whether the man on `c` may be pulled by `v` to `d` (TR-R2; its type must stay, as a pull
+/// never promotes).
+#[inline]
+fn may_pull(pos: &Position, c: Square, d: Square, v: (i8, i8)) -> bool {
+    let man = pos.piece_at(c);
+    if man.kind() == PieceType::PAWN && v.1 * man.color().forward() < 0 {
+        return false;
+    }
+    end_types(pos, man, d).as_slice().first() == Some(&man.kind())
+}
+
+impl Trailer {
+    /// The pulls that may follow the pseudo-legal move `base` (none after castling).
+    #[inline]
+    fn pulls(&self, pos: &Position, base: Move) -> Pulls {
+        let mut out = Pulls {
+            pulls: [(Square::new(0), Square::new(0)); 8],
+            len: 0,
+        };
+        if base.kind() == MoveKind::Castling {
+            return out;
+        }
+        let board = pos.rules().board;
+        let own = pos.pieces(pos.side_to_move());
+        let occ = pos.occupied();
+        let (a, b) = (base.from(), base.to());
+        let (df, dr) = (b.file() - a.file(), b.rank() - a.rank());
+        if !along_line(df, dr) {
+            if let Some(c) = a.offset(-df, -dr).filter(|&c| board.has(c) && own.has(c)) {
+                if may_pull(pos, c, a, (df, dr)) {
+                    out.push(c, a);
+                }
+            }
+            return out;
+        }
+        let u = (df.signum(), dr.signum());
+        let k = df.abs().max(dr.abs());
+        // walk back from `a`: the man `j` squares behind passes the squares `j - 1` down to
+        // `j - k` behind `a` (those at or beyond `a` are empty once the mover has moved), so
+        // the previous occupied square must lie more than `k` squares nearer to it
+        let mut previous = 0;
+        let mut j = 0;
+        let mut cur = a;
+        while let Some(c) = cur.offset(-u.0, -u.1).filter(|&c| board.has(c)) {
+            j += 1;
+            cur = c;
+            if !occ.has(c) {
+                continue;
+            }
+            if own.has(c) && (previous == 0 || previous < j - k) {
+                if let Some(d) = c.offset(u.0 * k, u.1 * k) {
+                    if may_pull(pos, c, d, u) {
+                        out.push(c, d);
+                    }
+                }
+            }
+            if self.nearest {
+                break;
+            }
+            previous = j;
+        }
+        out
+    }
+}
+
+/// The node's facts for judging pulled moves (see the module notes).
+struct Judge {
+    /// The side's only King, if it has one.
+    king: Option<Square>,
+    in_check: bool,
+    pinned: Bitboard,
+}
+
+impl Judge {
+    fn new(pos: &Position) -> Judge {
+        let us = pos.side_to_move();
+        let king = pos.king_square(us);
+        Judge {
+            king,
+            in_check: king.is_some() && crate::movegen::in_check(pos),
+            pinned: king.map_or(Bitboard::EMPTY, |k| pinned(pos, k, us)),
+        }
+    }
+
+    /// Whether the pseudo-legal pulled move `m` leaves the King unattacked.
+    #[inline]
+    fn legal(&self, pos: &mut Position, m: Move) -> bool {
+        let (a, b, c) = (m.from(), m.to(), pulled_square(m));
+        let simple = match self.king {
+            Some(k) => {
+                !self.in_check
+                    && m.payload() & EP == 0
+                    && a != k
+                    && c != k
+                    && !self.pinned.has(a)
+                    && !line(a, b).has(k)
+            }
+            None => false,
+        };
+        if simple {
+            return !self.pinned.has(c);
+        }
+        played_legal(pos, m)
+    }
+}
+
+/// Whether `m` leaves the mover's King unattacked, by make/unmake.
+fn played_legal(pos: &mut Position, m: Move) -> bool {
+    pos.make(m);
+    let mover: Color = pos.side_to_move().flip();
+    let bad = pos.rules().checking
+        && match pos.king_square(mover) {
+            Some(k) => crate::movegen::is_attacked(pos, k, pos.side_to_move()),
+            None => true,
+        };
+    pos.unmake();
+    !bad
+}
+
+/// Edits of a pulled move: the base move's, then the pull's (net: a man pulled onto the
+/// mover's square is one edit there), with the pawn routes for en passant.
+pub fn edits(pos: &Position, m: Move, out: &mut EditList) {
+    let (a, b, c) = (m.from(), m.to(), pulled_square(m));
+    let d = pull_destination(a, b, c);
+    let mover = pos.piece_at(a);
+    let placed = match m.promotion_type() {
+        Some(t) => Piece::new(mover.color(), t),
+        None => mover,
+    };
+    let man = pos.piece_at(c);
+    out.push(a, if d == a { man } else { Piece::NONE });
+    if m.payload() & EP != 0 {
+        if let Some(victim) = b.offset(0, -mover.color().forward()) {
+            out.push(victim, Piece::NONE);
+        }
+    }
+    out.push(b, placed);
+    out.push(c, Piece::NONE);
+    if d != a {
+        out.push(d, man);
+    }
+    out.no_pawn_route();
+    if placed.kind() == PieceType::PAWN {
+        out.pawn_route(a, b);
+    }
+    if man.kind() == PieceType::PAWN {
+        out.pawn_route(c, d);
+    }
+}
+
+/// Canonical (and only) spelling: the base move, then the pull.
+pub fn write(pos: &Position, m: Move, out: &mut MoveText) {
+    let base = base_of(m);
+    out.push_leg(base.from(), base.to());
+    if let Some(t) = base.promotion_type() {
+        out.push(pos.rules().letter(t));
+    }
+    let c = pulled_square(m);
+    out.push_leg(c, pull_destination(m.from(), m.to(), c));
+}
