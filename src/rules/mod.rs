@@ -5,6 +5,7 @@
 //! Game end ([`outcome`]) and the set of loaded variants ([`catalog`]) live here too.
 
 pub mod bracket;
+pub mod castlemania;
 pub mod catalog;
 pub mod dead_material;
 pub mod detente;
@@ -18,6 +19,7 @@ pub mod outcome;
 pub mod relocation;
 pub mod schedule;
 pub mod spy;
+pub mod swap;
 
 pub use catalog::{builtin_variants, VariantSet};
 
@@ -32,6 +34,8 @@ pub static MECHANICS: &[MechanicSpec] = &[
     mirror::SPEC,
     bracket::SPEC,
     eviction::SPEC,
+    swap::SPEC,
+    castlemania::SPEC,
     spy::SPEC,
     facing::SPEC,
     hippophobic::SPEC,
