@@ -18,7 +18,7 @@ use crate::geometry::attacks::{between, bishop_attacks, rook_attacks, TABLES};
 use crate::geometry::{Bitboard, Color, Square};
 use crate::moves::{Move, MoveKind, MoveList};
 use crate::piece::{PieceType, Ray};
-use crate::position::{types_of, Hooks, Position};
+use crate::position::{types_of, Hooks, Mechanic, Position, ShortcutMasks};
 use crate::variant::PieceDef;
 
 pub use crate::position::is_attacked;
@@ -497,7 +497,10 @@ fn leaves_king_exposed(pos: &Position) -> bool {
         return false;
     }
     match pos.king_square(mover) {
-        Some(k) => is_attacked(pos, k, pos.side_to_move()),
+        Some(k) => match pos.mechanics().checker() {
+            Some(c) => c.attacked(pos, k, pos.side_to_move()),
+            None => is_attacked(pos, k, pos.side_to_move()),
+        },
         None => true,
     }
 }
@@ -635,6 +638,18 @@ fn shortcut_masks(pos: &Position, enemy_types: u16) -> (Bitboard, Bitboard, Bitb
         if rules.promotion_types.contains(&PieceType::KING) {
             test |= pos.pieces_of(us, PieceType::PAWN);
         }
+        // a mechanic's check relation widens the ordinary one: it says what more to test
+        if let Some(checker) = pos.mechanics().checker() {
+            let mut masks = ShortcutMasks {
+                test_from: test,
+                test_to,
+                target,
+            };
+            if !checker.shortcut(pos, &mut masks) {
+                return TEST_ALL;
+            }
+            return (masks.test_from, masks.target, masks.test_to);
+        }
     }
     (test, target, test_to)
 }
@@ -669,15 +684,30 @@ fn needs_test(m: Move, test_from: Bitboard, test_to: Bitboard) -> bool {
 }
 
 /// Whether `m` leaves the mover's king exposed: played and tested, except that a step of the
-/// side's only king is tested on the board as it would be after the move.
+/// side's only king is tested on the board as it would be after the move (under the ordinary
+/// check relation; a mechanic's is tested by playing).
 #[inline]
 fn exposes(pos: &mut Position, m: Move, enemy_types: u16) -> bool {
-    let us = pos.side_to_move();
-    let kings = pos.pieces_of(us, PieceType::KING);
-    if m.kind() == MoveKind::Normal && kings == m.from().bb() {
+    if m.kind() == MoveKind::Normal && single_king(pos) == Some(m.from()) {
         return king_step_exposes(pos, m.from(), m.to(), enemy_types);
     }
     exposes_when_played(pos, m)
+}
+
+/// The side to move's only king, whose steps are tested on the board as it would be after the
+/// step: `None` without a single king, or where a mechanic's check relation decides.
+#[inline(always)]
+fn single_king(pos: &Position) -> Option<Square> {
+    let kings = pos.pieces_of(pos.side_to_move(), PieceType::KING);
+    (kings.any() && !kings.more_than_one() && !pos.mechanics().uses(Hooks::CHECK))
+        .then(|| kings.lsb())
+}
+
+/// Whether the pseudo-legal move `m` is legal under the ordinary rules (the mover's king not
+/// left attacked, under the variant's check relation), by playing it: for mechanics that
+/// judge most of their moves by the shortcut masks ([`crate::position::ShortcutMasks`]).
+pub fn legal_when_played(pos: &mut Position, m: Move) -> bool {
+    !exposes_when_played(pos, m)
 }
 
 /// Plays `m` and tells whether it leaves the mover's king exposed.
@@ -731,7 +761,7 @@ pub fn ordinary_legal_moves(pos: &mut Position, list: &mut MoveList) {
         mover.generate(pos, &mut pseudo);
     }
     keep_legal(pos, &pseudo, list);
-    if mover.is_some() {
+    if mover.is_some_and(|m| !m.moves_are_distinct()) {
         merge_same_effect(pos, list);
     }
 }
@@ -774,7 +804,7 @@ pub fn legal_moves_by_testing(pos: &mut Position, list: &mut MoveList) {
             list.push(m);
         }
     }
-    if mover.is_some() {
+    if mover.is_some_and(|m| !m.moves_are_distinct()) {
         merge_same_effect(pos, list);
     }
     super::apply_filters(pos, list);
@@ -801,11 +831,11 @@ pub fn count_ordinary(pos: &mut Position) -> usize {
 /// listing where no mechanic adds moves of its own (see [`LeafJudge`]).
 #[inline]
 pub fn count_passing<J: LeafJudge>(pos: &mut Position, judge: &mut J) -> usize {
-    if pos.mechanics().uses(Hooks::MOVES) {
-        let own = pos.mechanics().mover().filter(|m| m.generates_legal());
-        if let Some(n) = own.filter(|_| J::ALL).and_then(|m| m.count_legal(pos)) {
-            return n;
-        }
+    // a mechanic's own moves: counted by the mechanic when they are distinct from all others
+    // and nothing filters; otherwise listed (and merged by effect)
+    let mover = pos.mechanics().mover();
+    let own_count = J::ALL && mover.is_some_and(|m| m.moves_are_distinct());
+    if mover.is_some() && !own_count {
         let mut list = MoveList::new();
         ordinary_legal_moves(pos, &mut list);
         if J::ALL {
@@ -813,28 +843,29 @@ pub fn count_passing<J: LeafJudge>(pos: &mut Position, judge: &mut J) -> usize {
         }
         return list.iter().filter(|&&m| judge.passes(pos, m)).count();
     }
-    count_data_passing(pos, judge)
-}
-
-/// Number of [`data_legal_moves`], counted without listing: what a mechanic that counts its own
-/// legal moves adds to.
-pub fn count_data_legal(pos: &mut Position) -> usize {
-    count_data_passing(pos, &mut super::Unfiltered)
+    let shortcut = Shortcut::new(pos);
+    let mut n = count_data_passing(pos, judge, &shortcut);
+    if let Some(mover) = mover {
+        n += count_own_moves(pos, mover, &shortcut);
+    }
+    n
 }
 
 /// Number of the legal moves of the kinds the data describes that `judge` passes, counted
 /// without listing where the shortcut allows.
 #[inline]
-fn count_data_passing<J: LeafJudge>(pos: &mut Position, judge: &mut J) -> usize {
-    let shortcut = Shortcut::new(pos);
-    let kings = pos.pieces_of(pos.side_to_move(), PieceType::KING);
+fn count_data_passing<J: LeafJudge>(
+    pos: &mut Position,
+    judge: &mut J,
+    shortcut: &Shortcut,
+) -> usize {
     let mut counter = Counter {
         legal: 0,
         test_from: shortcut.test_from,
         test_to: shortcut.test_to,
         target: shortcut.target,
         to_test: MoveList::new(),
-        king: (kings.any() && !kings.more_than_one()).then(|| kings.lsb()),
+        king: single_king(pos),
         enemy_types: shortcut.enemy_types,
         judge,
     };
@@ -847,6 +878,25 @@ fn count_data_passing<J: LeafJudge>(pos: &mut Position, judge: &mut J) -> usize 
         }
     }
     n
+}
+
+/// Number of the legal moves of a mechanic whose moves are distinct from all others: its own
+/// count, or its moves generated and tested one by one.
+#[inline(never)]
+fn count_own_moves(pos: &mut Position, mover: &dyn Mechanic, shortcut: &Shortcut) -> usize {
+    let masks = ShortcutMasks {
+        test_from: shortcut.test_from,
+        test_to: shortcut.test_to,
+        target: shortcut.target,
+    };
+    if let Some(n) = mover.count_moves(pos, &masks) {
+        return n;
+    }
+    let mut own = MoveList::new();
+    mover.generate(pos, &mut own);
+    own.iter()
+        .filter(|&&m| !exposes_when_played(pos, m))
+        .count()
 }
 
 /// Keeps one move per resulting position: the canonical spelling (fewest legs, then ASCII).

@@ -123,6 +123,23 @@ fn castle_path(
     })
 }
 
+/// Checks that a castling field is `-` or made of castling letters (K, Q, k, q, file letters).
+fn check_castling_letters(rules: &Rules, field: &str) -> Result<(), FenError> {
+    if field == "-" {
+        return Ok(());
+    }
+    for c in field.chars() {
+        let lc = c.to_ascii_lowercase();
+        let file_letter = (b'a'..b'a' + rules.shape.files).contains(&(lc as u8));
+        if !c.is_ascii_alphabetic() || !(lc == 'k' || lc == 'q' || file_letter) {
+            return Err(FenError::Castling(format!(
+                "'{c}' is not a castling letter (K, Q, k, q or a file letter)"
+            )));
+        }
+    }
+    Ok(())
+}
+
 impl Position {
     /// Parses a FEN for `rules`. Missing clock fields default to `0 1`; the variant's
     /// mechanics may own fields after the move number (the spy window, a 007-FEN's ply number
@@ -144,7 +161,12 @@ impl Position {
             "b" => Color::Black,
             s => return Err(FenError::SideToMove(s.to_string())),
         };
-        pos.parse_castling(fields.get(2).copied().unwrap_or("-"))?;
+        let castling = fields.get(2).copied().unwrap_or("-");
+        if rules.mechanics.iter().any(|m| m.castling_field_ignored()) {
+            check_castling_letters(rules, castling)?;
+        } else {
+            pos.parse_castling(castling)?;
+        }
         pos.parse_ep(fields.get(3).copied().unwrap_or("-"))?;
         pos.parse_clocks(fields.get(4).copied(), fields.get(5).copied())?;
         // the mechanics' fields, in registration order
@@ -321,14 +343,9 @@ impl Position {
                 "'{field}': this variant has no castling"
             )));
         }
+        check_castling_letters(rules, field)?;
         for c in field.chars() {
             let lc = c.to_ascii_lowercase();
-            let file_letter = (b'a'..b'a' + rules.shape.files).contains(&(lc as u8));
-            if !c.is_ascii_alphabetic() || !(lc == 'k' || lc == 'q' || file_letter) {
-                return Err(FenError::Castling(format!(
-                    "'{c}' is not a castling letter (K, Q, k, q or a file letter)"
-                )));
-            }
             let color = if c.is_ascii_uppercase() {
                 Color::White
             } else {
@@ -446,7 +463,11 @@ impl Position {
         if rules.checking {
             let them = self.stm.flip();
             if let Some(k) = self.king_square(them) {
-                if super::is_attacked(self, k, self.stm) {
+                let attacked = match rules.mechanics.checker() {
+                    Some(c) => c.attacked(self, k, self.stm),
+                    None => super::is_attacked(self, k, self.stm),
+                };
+                if attacked {
                     return Err(FenError::Illegal(format!(
                         "the side not to move ({}) is in check",
                         them.name()

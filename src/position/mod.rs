@@ -17,7 +17,7 @@ pub mod zobrist;
 
 pub use attacks::{is_attacked, types_of};
 pub use fen::FenError;
-pub use mechanic::{Hooks, Mechanic, MechanicSpec, Mechanics, Variant};
+pub use mechanic::{Hooks, Mechanic, MechanicSpec, Mechanics, ShortcutMasks, Variant};
 pub use state::{Field, SquareField, SquareSetField, StateLayout, MECH_WORDS};
 
 use crate::geometry::{Bitboard, Color, Square};

@@ -62,7 +62,9 @@ use crate::geometry::{Bitboard, Color, Square};
 use crate::movegen::generic;
 use crate::moves::{Move, MoveList, MoveText};
 use crate::piece::{Piece, PieceType};
-use crate::position::{EditList, Hooks, Mechanic, MechanicSpec, Position, StateLayout};
+use crate::position::{
+    EditList, Hooks, Mechanic, MechanicSpec, Position, ShortcutMasks, StateLayout,
+};
 use crate::rules::rights_lost_at;
 use crate::variant::{generator_is_orthodox, IniError, Rules, Section};
 
@@ -142,6 +144,10 @@ impl Mechanic for Cascade {
         }
     }
 
+    fn moves_are_distinct(&self) -> bool {
+        self.fast
+    }
+
     fn generates_legal(&self) -> bool {
         self.fast
     }
@@ -157,11 +163,11 @@ impl Mechanic for Cascade {
         }
     }
 
-    fn count_legal(&self, pos: &mut Position) -> Option<usize> {
+    fn count_moves(&self, pos: &mut Position, _masks: &ShortcutMasks) -> Option<usize> {
         let judge = Judge::new(pos).filter(|_| self.fast)?;
         let mut count = Count { n: 0, judge };
         enumerate(pos, self.stops, &mut count);
-        Some(generic::count_data_legal(pos) + count.n)
+        Some(count.n)
     }
 }
 

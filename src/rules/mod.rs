@@ -6,6 +6,7 @@
 
 pub mod bracket;
 pub mod cascade;
+pub mod castlemania;
 pub mod catalog;
 pub mod dead_material;
 pub mod detente;
@@ -19,6 +20,7 @@ pub mod outcome;
 pub mod relocation;
 pub mod schedule;
 pub mod spy;
+pub mod swap;
 pub mod trailer;
 
 pub use catalog::{builtin_variants, VariantSet};
@@ -36,6 +38,8 @@ pub static MECHANICS: &[MechanicSpec] = &[
     eviction::SPEC,
     cascade::SPEC,
     trailer::SPEC,
+    swap::SPEC,
+    castlemania::SPEC,
     spy::SPEC,
     facing::SPEC,
     hippophobic::SPEC,

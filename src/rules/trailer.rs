@@ -47,7 +47,9 @@ use crate::geometry::{Bitboard, Color, Square};
 use crate::movegen::generic;
 use crate::moves::{Move, MoveKind, MoveList, MoveText};
 use crate::piece::{Piece, PieceType};
-use crate::position::{EditList, Hooks, Mechanic, MechanicSpec, Position, StateLayout};
+use crate::position::{
+    EditList, Hooks, Mechanic, MechanicSpec, Position, ShortcutMasks, StateLayout,
+};
 use crate::variant::{generator_is_orthodox, IniError, Rules, Section};
 
 /// Registration: `specialMoves = trailer` and its option `trailerPull`.
@@ -131,6 +133,10 @@ impl Mechanic for Trailer {
         }
     }
 
+    fn moves_are_distinct(&self) -> bool {
+        self.fast
+    }
+
     fn generates_legal(&self) -> bool {
         self.fast
     }
@@ -150,7 +156,7 @@ impl Mechanic for Trailer {
         }
     }
 
-    fn count_legal(&self, pos: &mut Position) -> Option<usize> {
+    fn count_moves(&self, pos: &mut Position, _masks: &ShortcutMasks) -> Option<usize> {
         if !self.fast {
             return None;
         }
@@ -164,7 +170,7 @@ impl Mechanic for Trailer {
                 n += judge.legal(pos, pulled(base, c)) as usize;
             }
         }
-        Some(generic::count_data_legal(pos) + n)
+        Some(n)
     }
 }
 

@@ -9,6 +9,8 @@
 #![allow(dead_code)]
 
 mod cascade;
+mod castlemania;
+mod swap;
 mod trailer;
 
 use chimera::movegen::{legal_moves, move_to_string, parse_move};
@@ -57,6 +59,12 @@ pub enum Rule {
     Trailer,
     /// Trailer with `trailerPull = nearest` (TR-R1's alternative).
     TrailerNearest,
+    /// Catalyst (modest-proposals-1.md §7): switches, the per-colour flags in the state.
+    Catalyst,
+    /// Redeployment (modest-proposals-2.md §15), with the RE-4 attack relation.
+    Redeployment,
+    /// Castlemania (modest-proposals-1.md §6), without orthodox castling.
+    Castlemania,
 }
 
 /// `board[rank][file]`: `'.'` empty, upper case White, lower case Black.
@@ -83,6 +91,15 @@ pub struct M {
     pub kc: bool,
     /// King capture: castling keeps the FIDE check conditions (R-007-15 option).
     pub kc_checks: bool,
+    /// Catalyst: the flags "this colour's last move was catalysed" (White, Black) are state,
+    /// read from the FEN's 7th field and written after the first four fields by `fen4`.
+    pub catalyst: bool,
+    /// The Catalyst flags (White, Black).
+    pub swap_flags: [bool; 2],
+    /// Redeployment's attack relation (RE-4).
+    pub redeploy: bool,
+    /// No orthodox castling (Castlemania, CM-6).
+    pub no_castling: bool,
 }
 
 type Sq = (i8, i8); // (file, rank)
@@ -179,6 +196,15 @@ impl M {
             hippo_path: false,
             kc: false,
             kc_checks: false,
+            catalyst: false,
+            swap_flags: match f.get(6).copied() {
+                Some("w") => [true, false],
+                Some("b") => [false, true],
+                Some("wb") => [true, true],
+                _ => [false, false],
+            },
+            redeploy: false,
+            no_castling: false,
         }
     }
 
@@ -216,6 +242,14 @@ impl M {
         s += if c.is_empty() { "-" } else { &c };
         s.push(' ');
         s += &self.ep.map_or("-".to_string(), name);
+        if self.catalyst {
+            s += match self.swap_flags {
+                [false, false] => " -",
+                [true, false] => " w",
+                [false, true] => " b",
+                [true, true] => " wb",
+            };
+        }
         s
     }
 
@@ -330,7 +364,7 @@ impl M {
                 }
             }
         }
-        false
+        self.redeploy && self.swap_attacked(s, by_white)
     }
 
     fn king(&self, white: bool) -> Sq {
@@ -427,6 +461,8 @@ impl M {
                 n.ep = Some((r.from.0, r.from.1 + f));
             }
         }
+        // Catalyst: a move clears the mover's flag (the switch generator sets it again)
+        n.swap_flags[!self.white as usize] = false;
         n.white = !self.white;
         if !self.kc && n.attacked(n.king(self.white), !self.white) {
             return None;
@@ -507,6 +543,9 @@ impl M {
             }
         }
         // castling
+        if self.no_castling {
+            return;
+        }
         let rank = if w { 0 } else { 7 };
         let base = if w { 0 } else { 2 };
         let rk = self.man(w, 'R');
@@ -790,6 +829,12 @@ impl M {
         me.hippo_path = rule == Rule::HippophobicPath;
         me.kc = matches!(rule, Rule::KingCapture | Rule::KingCaptureCastlingChecks);
         me.kc_checks = rule == Rule::KingCaptureCastlingChecks;
+        me.catalyst = rule == Rule::Catalyst;
+        me.redeploy = rule == Rule::Redeployment;
+        me.no_castling = rule == Rule::Castlemania;
+        if me.no_castling {
+            me.rights = [false; 4];
+        }
         if me.kc && !me.has_both_kings() {
             return BTreeMap::new();
         }
@@ -803,6 +848,9 @@ impl M {
             Rule::Trailer | Rule::TrailerNearest => {
                 me.trailer(rule == Rule::TrailerNearest, &mut v)
             }
+            Rule::Catalyst => me.catalyst_switches(&mut v),
+            Rule::Redeployment => me.redeployments(&mut v),
+            Rule::Castlemania => me.castlings(&mut v),
             _ => {}
         }
         match rule {
@@ -894,6 +942,31 @@ pub fn assert_generated_once(p: &mut Position) {
 /// FEN (4 fields) of each legal move's result, checking that no two moves share a result
 /// (also before the generic merge) and that make/unmake restores the position.
 pub fn engine_children(p: &mut Position) -> BTreeMap<String, String> {
+    engine_children_keyed(p, fen4)
+}
+
+/// The key of a result FEN under `rule`: the first four fields, and for Catalyst its flags
+/// field (the model's `fen4` writes them too).
+pub fn result_key(rule: Rule) -> fn(&str) -> String {
+    if rule == Rule::Catalyst {
+        |fen: &str| {
+            format!(
+                "{} {}",
+                fen4(fen),
+                fen.split_whitespace().nth(6).unwrap_or("-")
+            )
+        }
+    } else {
+        fen4
+    }
+}
+
+/// [`engine_children`], results keyed by `key` of their FEN.
+pub fn engine_children_keyed(
+    p: &mut Position,
+    key: fn(&str) -> String,
+) -> BTreeMap<String, String> {
+    let fen4 = key;
     assert_generated_once(p);
     let before = p.fen();
     let key = p.key();
@@ -926,7 +999,8 @@ pub fn cross_check(variant: &str, rule: Rule, fen: &str) {
 pub fn cross_check_rules(rules: &'static chimera::position::Variant, rule: Rule, fen: &str) {
     let mut p = Position::from_fen(rules, fen).expect("valid FEN");
     let model = M::from_fen(fen);
-    let mine = engine_children(&mut p);
+    let fen4 = result_key(rule);
+    let mine = engine_children_keyed(&mut p, fen4);
     let theirs = model.children(rule);
     let a: BTreeSet<&String> = mine.keys().collect();
     let b: BTreeSet<&String> = theirs.keys().collect();
@@ -946,7 +1020,7 @@ pub fn cross_check_rules(rules: &'static chimera::position::Variant, rule: Rule,
         let s = move_to_string(&p, m).to_string();
         p.make(m);
         let f = fen4(&p.fen());
-        let mine2: BTreeSet<String> = engine_children(&mut p).into_keys().collect();
+        let mine2: BTreeSet<String> = engine_children_keyed(&mut p, fen4).into_keys().collect();
         p.unmake();
         let theirs2: BTreeSet<String> = theirs[&f].children(rule).into_keys().collect();
         assert_eq!(

@@ -1,0 +1,561 @@
+//! Swaps of two friendly men: Catalyst (shared/rules/modest-proposals-1.md §0, §7) and
+//! Redeployment (modest-proposals-2.md §1, §15), one mechanic with three keys.
+//!
+//! A swap exchanges the squares of two friendly men X on `x` and Y on `y` of different types,
+//! neither a King. The keys say
+//! * which pairs may swap (`swapPairs`): `guarded` (Catalyst, CT-1..CT-3): both are guarded,
+//!   i.e. reached (§0.2: the capture geometry, a pawn's diagonal forward steps), by one other
+//!   friendly man, the catalyst (any type, King included), which does not move; no pawn may be
+//!   switched onto rank 1 or rank 8 (CT-3c). `firstRank` (Redeployment, RE-R3): both stand on
+//!   the player's own first rank;
+//! * what follows the swap (`swapThen`): `nothing` (Catalyst: the swap is the move), or `move`
+//!   (Redeployment, RE-R1): an ordinary move, possibly a capture, of one of the two swapped men
+//!   from its new square; only with `firstRank` (a pawn follow-up after a catalysed switch would
+//!   need the whole pawn rule set, and no variant asks for it);
+//! * whether a player may swap on two successive turns of his (`swapSuccessive`): `barred`
+//!   (Catalyst, CT-3b, CT-7) or `allowed`. When barred, each colour has a flag, set by its swap
+//!   moves and cleared by its other moves, in two bits of the position state (so in the key)
+//!   and in the FEN's seventh field: `-`, `w`, `b` or `wb` (CT-8; absent means `-`).
+//!
+//! A swap changes no square's occupancy and captures nothing: the King is never left attacked
+//! by it unless it already was (so a catalysed switch never answers a check, though CT-5
+//! allows one). Castling rights go through the position's square masks (a Rook switched or
+//! redeployed loses its right, 0.4); a pawn switched from its 2nd to its 4th rank over an empty
+//! square leaves an en-passant target (CT-4, README ruling 3).
+//!
+//! With `swapThen = move` a back-rank man also attacks from the square of every other
+//! non-King back-rank man of a different type (occupancy is unchanged by the swap): RE-4/RE-R4,
+//! the check relation for every purpose (in check, legality, castling, set-up validation:
+//! `Hooks::CHECK`). While the attacker's flag is set it cannot swap, so the relation is then
+//! the plain one.
+//!
+//! Identity (README ruling 2): different pairs give different placements, a swap keeps both
+//! squares occupied (an ordinary move empties one), a redeployment's result names its pair and
+//! destination (the emptied square is `y`, Y reappears on `x`, X on `t`); so moves are
+//! generated once (pairs guarded by several catalysts once, CT-6) and never equal an ordinary
+//! move (RE-R2: men of one type do not swap).
+//!
+//! Notation and encoding (`Move::special(from, to, payload, None)`):
+//! * swap: `ab,ba` with `a` the ASCII-smaller square (either order accepted): from `a`, to `b`,
+//!   payload 0;
+//! * redeployment: `xy,yx,yt` (X to `y`, Y to `x`, X from `y` to `t`; `yx,xy,yt` accepted):
+//!   from `x`, to `y`, payload `t` (bits 0-5).
+
+use super::relocation::own_first_rank;
+use crate::geometry::attacks::between;
+use crate::geometry::{Bitboard, Color, Square};
+use crate::movegen::generic::legal_when_played;
+use crate::moves::{Move, MoveList, MoveText};
+use crate::piece::{Piece, PieceType};
+use crate::position::{
+    types_of, EditList, FenError, Field, Hooks, Mechanic, MechanicSpec, Position, ShortcutMasks,
+    StateLayout,
+};
+use crate::variant::{IniError, Rules, Section};
+
+/// Which pairs of friendly men may swap (`swapPairs`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pairs {
+    /// Both guarded by a common friendly catalyst (Catalyst).
+    Guarded,
+    /// Both on the player's own first rank (Redeployment).
+    FirstRank,
+}
+
+/// The swap mechanic and its settings.
+#[derive(Clone, Copy, Debug)]
+pub struct Swap {
+    /// Which pairs may swap.
+    pairs: Pairs,
+    /// An ordinary move of one swapped man follows the swap (`swapThen = move`).
+    then_move: bool,
+    /// The flags "this colour's last move was a swap move" (bit 0 White, bit 1 Black), when a
+    /// player may not swap on successive turns.
+    flags: Option<Field>,
+}
+
+/// The swap keys, read only with `specialMoves = swap`.
+const KEYS: [&str; 3] = ["swapPairs", "swapThen", "swapSuccessive"];
+
+/// Registration: `specialMoves = swap` and its three keys.
+pub const SPEC: MechanicSpec = MechanicSpec {
+    name: "swap",
+    keys: &["specialMoves", "swapPairs", "swapThen", "swapSuccessive"],
+    selected_by: Some(("specialMoves", "swap")),
+    build,
+};
+
+fn build(
+    ctx: &Section,
+    _rules: &mut Rules,
+    state: &mut StateLayout,
+) -> Result<Option<Box<dyn Mechanic>>, IniError> {
+    let first_rank = ctx.two_way("swapPairs", "guarded", "firstRank")?;
+    let then_move = ctx.two_way("swapThen", "nothing", "move")?;
+    let successive = ctx.two_way("swapSuccessive", "barred", "allowed")?;
+    if ctx.get("specialMoves") != Some("swap") {
+        if let Some(key) = KEYS.iter().find(|k| ctx.sets(k)) {
+            return Err(ctx.err(
+                key,
+                "only specialMoves = swap reads this key, so it has no effect".into(),
+            ));
+        }
+        return Ok(None);
+    }
+    if then_move && !first_rank {
+        return Err(ctx.err(
+            "swapThen",
+            "swapThen = move needs swapPairs = firstRank (a move after a catalysed switch \
+             is not implemented)"
+                .into(),
+        ));
+    }
+    let flags = if successive {
+        None
+    } else {
+        Some(
+            state
+                .bits(2, "swap")
+                .map_err(|e| ctx.err("swapSuccessive", e))?,
+        )
+    };
+    Ok(Some(Box::new(Swap {
+        pairs: if first_rank {
+            Pairs::FirstRank
+        } else {
+            Pairs::Guarded
+        },
+        then_move,
+        flags,
+    })))
+}
+
+impl Mechanic for Swap {
+    fn name(&self) -> &'static str {
+        "swap"
+    }
+
+    fn ini_key(&self) -> &'static str {
+        "specialMoves"
+    }
+
+    fn hooks(&self) -> Hooks {
+        let mut h = Hooks::MOVES;
+        if self.flags.is_some() {
+            h = h.with(Hooks::AFTER_MOVE).with(Hooks::FEN);
+        }
+        if self.then_move {
+            h = h.with(Hooks::ATTACK).with(Hooks::CHECK);
+        }
+        h
+    }
+
+    fn conflict(&self, other: &dyn Mechanic) -> Option<String> {
+        let relations = Hooks::ATTACK.with(Hooks::CHECK);
+        (self.then_move && other.hooks().meets(relations)).then(|| {
+            format!(
+                "swapThen = move has its own attack relation, and so does {}",
+                other.name()
+            )
+        })
+    }
+
+    fn generate(&self, pos: &Position, list: &mut MoveList) {
+        self.each_move(pos, |m| list.push(m));
+    }
+
+    fn edits(&self, pos: &Position, m: Move, out: &mut EditList) {
+        let (a, b) = (m.from(), m.to());
+        let (man_a, man_b) = (pos.piece_at(a), pos.piece_at(b));
+        if self.then_move {
+            // X from a (= x) to b (= y), Y to a, X on to t
+            let t = target(m);
+            out.push(a, man_b);
+            out.push(b, Piece::NONE);
+            out.push(t, man_a);
+            follow_pawn(out, man_b, b, a);
+            follow_pawn(out, man_a, a, t);
+        } else {
+            out.push(a, man_b);
+            out.push(b, man_a);
+            follow_pawn(out, man_a, a, b);
+            follow_pawn(out, man_b, b, a);
+        }
+        out.no_pawn_route();
+    }
+
+    fn write_move(&self, _pos: &Position, m: Move, out: &mut MoveText) {
+        out.push_leg(m.from(), m.to());
+        out.push_leg(m.to(), m.from());
+        if self.then_move {
+            out.push_leg(m.to(), target(m));
+        }
+    }
+
+    fn is_spelling(&self, pos: &Position, m: Move, s: &str) -> bool {
+        use crate::moves::MoveKind;
+        if m.kind() != MoveKind::Special {
+            return false;
+        }
+        let Some(legs) = super::parse_legs(pos, s) else {
+            return false;
+        };
+        let legs = legs.as_slice();
+        if legs.iter().any(|l| l.promo.is_some()) || legs.len() != 2 + self.then_move as usize {
+            return false;
+        }
+        let (l1, l2) = (legs[0], legs[1]);
+        if l1.from == l1.to || l2.from != l1.to || l2.to != l1.from {
+            return false;
+        }
+        if !self.then_move {
+            return (l1.from, l1.to) == (m.from(), m.to())
+                || (l1.to, l1.from) == (m.from(), m.to());
+        }
+        // the third leg moves the man that now stands on its from-square: X, from y
+        let l3 = legs[2];
+        let x = if l3.from == l1.to {
+            l1.from
+        } else if l3.from == l1.from {
+            l1.to
+        } else {
+            return false;
+        };
+        (x, l3.from, l3.to) == (m.from(), m.to(), target(m))
+    }
+
+    fn moves_are_distinct(&self) -> bool {
+        true
+    }
+
+    fn count_moves(&self, pos: &mut Position, masks: &ShortcutMasks) -> Option<usize> {
+        if self.then_move {
+            return Some(self.count_redeployments(pos, masks));
+        }
+        let mut n = 0;
+        self.each_move(pos, |_| n += 1);
+        if n == 0 || !masks.test_all() {
+            // a swap changes no occupancy and captures nothing: legal unless in check
+            return Some(if masks.target == Bitboard::FULL { n } else { 0 });
+        }
+        let mut list = MoveList::new();
+        self.each_move(pos, |m| list.push(m));
+        Some(list.iter().filter(|&&m| legal_when_played(pos, m)).count())
+    }
+
+    fn attacked(&self, pos: &Position, sq: Square, by: Color) -> bool {
+        crate::position::is_attacked(pos, sq, by) || self.swap_attacked(pos, sq, by)
+    }
+
+    fn shortcut(&self, pos: &Position, masks: &mut ShortcutMasks) -> bool {
+        self.widen_shortcut(pos, masks)
+    }
+
+    fn after_move(&self, pos: &mut Position, m: Move) {
+        let Some(f) = self.flags else { return };
+        // a pass (the search's null move) is no move of the player: the flags stay
+        if m.is_none() {
+            return;
+        }
+        let bit = 1u64 << pos.side_to_move().flip().index();
+        let old = pos.field(f);
+        let new = if m.kind() == crate::moves::MoveKind::Special {
+            old | bit
+        } else {
+            old & !bit
+        };
+        pos.set_field(f, new);
+    }
+
+    fn fen_fields(&self) -> usize {
+        1
+    }
+
+    fn read_fen(&self, pos: &mut Position, fields: &[&str]) -> Result<(), FenError> {
+        let Some(f) = self.flags else { return Ok(()) };
+        let value = match fields.first().copied() {
+            None | Some("-") => 0,
+            Some("w") => 1,
+            Some("b") => 2,
+            Some("wb") => 3,
+            Some(other) => {
+                return Err(FenError::Extension(format!(
+                    "'{other}': the swap field lists the colours whose last move was a swap: \
+                     -, w, b or wb"
+                )))
+            }
+        };
+        pos.set_field(f, value);
+        Ok(())
+    }
+
+    fn write_fen(&self, pos: &Position, out: &mut String) {
+        let Some(f) = self.flags else { return };
+        out.push_str(match pos.field(f) {
+            1 => " w",
+            2 => " b",
+            3 => " wb",
+            _ => " -",
+        });
+    }
+}
+
+/// The destination of a redeployment's follow-up move.
+#[inline(always)]
+fn target(m: Move) -> Square {
+    Square::new((m.payload() & 63) as u8)
+}
+
+/// Records the route of `man` from `from` to `to` for en passant when it is a pawn.
+#[inline(always)]
+fn follow_pawn(out: &mut EditList, man: Piece, from: Square, to: Square) {
+    if man.is_some() && man.kind() == PieceType::PAWN {
+        out.pawn_route(from, to);
+    }
+}
+
+/// The men of `color` standing on its own first rank, Kings excepted.
+#[inline]
+fn first_rank_men(pos: &Position, color: Color) -> Bitboard {
+    let rules = pos.rules();
+    let rank = rules.shape.rank_bb(own_first_rank(rules, color)) & rules.board;
+    pos.pieces(color) & rank & !pos.pieces_of(color, PieceType::KING)
+}
+
+/// Men no move may capture now (a mechanic's immune men; none in the swap variants).
+#[inline]
+fn immune(pos: &Position) -> Bitboard {
+    let mechanics = pos.mechanics();
+    if !mechanics.uses(Hooks::IMMUNE) {
+        return Bitboard::EMPTY;
+    }
+    mechanics
+        .with_hook(Hooks::IMMUNE)
+        .fold(Bitboard::EMPTY, |b, m| b | m.immune(pos))
+}
+
+impl Swap {
+    /// Whether `color`'s last move was a swap move while successive swaps are barred.
+    #[inline(always)]
+    fn flagged(&self, pos: &Position, color: Color) -> bool {
+        self.flags
+            .is_some_and(|f| pos.field(f) >> color.index() & 1 != 0)
+    }
+
+    /// Calls `out` with each pseudo-legal swap move of the side to move, once per result.
+    #[inline]
+    fn each_move(&self, pos: &Position, mut out: impl FnMut(Move)) {
+        let us = pos.side_to_move();
+        if self.flagged(pos, us) {
+            return;
+        }
+        match (self.pairs, self.then_move) {
+            (Pairs::FirstRank, true) => redeployments(pos, |x, y, t| {
+                out(Move::special(x, y, t.raw() as u32, None));
+            }),
+            (Pairs::FirstRank, false) => {
+                let men = first_rank_men(pos, us);
+                swaps(pos, men, |x| men.without(x), &mut out);
+            }
+            (Pairs::Guarded, _) => {
+                let partners = guarded_partners(pos);
+                let men = pos.pieces(us) & !pos.pieces_of(us, PieceType::KING);
+                swaps(pos, men, |x| partners[x.index()], &mut out);
+            }
+        }
+    }
+
+    /// The legal redeployments, judged by the shortcut masks where they can be: a redeployment
+    /// changes the occupancy as a move of a man from `y` to `t` would (`x` stays occupied).
+    fn count_redeployments(&self, pos: &mut Position, masks: &ShortcutMasks) -> usize {
+        if self.flagged(pos, pos.side_to_move()) {
+            return 0;
+        }
+        let mut n = 0;
+        let mut doubtful = MoveList::new();
+        let (target, test_to, test_from) = (masks.target, masks.test_to, masks.test_from);
+        redeployment_sets(pos, |x, y, tos| {
+            if test_from.has(y) {
+                for t in tos {
+                    doubtful.push(Move::special(x, y, t.raw() as u32, None));
+                }
+            } else {
+                n += (tos & target & !test_to).count() as usize;
+                for t in tos & test_to {
+                    doubtful.push(Move::special(x, y, t.raw() as u32, None));
+                }
+            }
+        });
+        n + doubtful
+            .iter()
+            .filter(|&&m| legal_when_played(pos, m))
+            .count()
+    }
+
+    /// RE-4: whether a man of `by` on its first rank attacks `sq` from the square of another
+    /// non-King man of `by` on that rank of a different type (the board's occupancy: a swap
+    /// does not change it). Nothing while `by` may not swap (its flag).
+    fn swap_attacked(&self, pos: &Position, sq: Square, by: Color) -> bool {
+        if self.flagged(pos, by) {
+            return false;
+        }
+        let men = first_rank_men(pos, by);
+        if !men.more_than_one() {
+            return false;
+        }
+        let rules = pos.rules();
+        let occ = pos.occupied();
+        for t in types_of(rules.type_mask) {
+            let of_type = men & pos.kind(t);
+            let others = men & !of_type;
+            if of_type.is_empty() || others.is_empty() {
+                continue;
+            }
+            let Some(def) = rules.piece(t) else { continue };
+            if def.moves.attacks_from_any(by, others, sq, occ, rules.board) {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// The legality shortcut under RE-4 (`Mechanic::shortcut`): the enemy's swap attackers are
+    /// men of its first-rank types standing, in effect, on the squares of its other first-rank
+    /// men. A check by one of them: everything is tested. A slider of those that one man of
+    /// ours screens from our King: that man's moves are tested. Our moves never add such
+    /// attackers (a capture only removes men), so nothing else changes.
+    fn widen_shortcut(&self, pos: &Position, masks: &mut ShortcutMasks) -> bool {
+        let us = pos.side_to_move();
+        let them = us.flip();
+        let Some(k) = pos.king_square(us) else {
+            return false;
+        };
+        if self.flagged(pos, them) {
+            return true;
+        }
+        let men = first_rank_men(pos, them);
+        if !men.more_than_one() {
+            return true;
+        }
+        let rules = pos.rules();
+        let occ = pos.occupied();
+        let ours = pos.pieces(us);
+        for t in types_of(rules.type_mask) {
+            let of_type = men & pos.kind(t);
+            let others = men & !of_type;
+            if of_type.is_empty() || others.is_empty() {
+                continue;
+            }
+            let Some(def) = rules.piece(t) else { continue };
+            let moves = &def.moves;
+            if moves.has_rays() || moves.attacks_from_any(them, others, k, occ, rules.board) {
+                return false;
+            }
+            let (orth, diag) = (moves.rook_capture.is_some(), moves.bishop_capture.is_some());
+            for y in others {
+                let straight = y.file() == k.file() || y.rank() == k.rank();
+                let diagonal = (y.file() - k.file()).abs() == (y.rank() - k.rank()).abs();
+                if (straight && orth) || (diagonal && diag) {
+                    let screen = between(k, y) & occ;
+                    if !screen.more_than_one() {
+                        masks.test_from |= screen & ours;
+                    }
+                }
+            }
+        }
+        true
+    }
+}
+
+/// Each pair of `men` (the first on the ASCII-smaller square) whose partners (`partners_of`)
+/// include the other, of different types, each allowed on the other's square: `out` gets the
+/// swap move.
+#[inline]
+fn swaps(
+    pos: &Position,
+    men: Bitboard,
+    partners_of: impl Fn(Square) -> Bitboard,
+    out: &mut impl FnMut(Move),
+) {
+    let us = pos.side_to_move();
+    let back = super::back_ranks(pos);
+    for a in men {
+        let ta = pos.piece_at(a).kind();
+        let mut bs = partners_of(a) & men & !pos.pieces_of(us, ta);
+        if bs.is_empty() {
+            continue;
+        }
+        // A may stand on b: its region; a pawn never on a back rank (CT-3c)
+        bs &= pos.rules().region(us, ta);
+        if ta == PieceType::PAWN {
+            bs &= !back;
+        }
+        for b in bs {
+            if !super::name_before(a, b) {
+                continue;
+            }
+            let tb = pos.piece_at(b).kind();
+            if !pos.rules().region(us, tb).has(a) || (tb == PieceType::PAWN && back.has(a)) {
+                continue;
+            }
+            out(Move::special(a, b, 0, None));
+        }
+    }
+}
+
+/// For each square, the side to move's non-King men that share a catalyst with the man there
+/// (CT-1, CT-2: a friendly man reaching both squares; the man itself included).
+#[inline]
+fn guarded_partners(pos: &Position) -> [Bitboard; 64] {
+    use super::relocation::{approach_targets, PawnApproach};
+    let us = pos.side_to_move();
+    let swappable = pos.pieces(us) & !pos.pieces_of(us, PieceType::KING);
+    let mut partners = [Bitboard::EMPTY; 64];
+    for c in pos.pieces(us) {
+        // §0.2 reach: the capture geometry; a pawn guards its diagonal forward squares only
+        let guarded = approach_targets(pos, c, PawnApproach::DIAGONAL) & swappable;
+        if guarded.more_than_one() {
+            for x in guarded {
+                partners[x.index()] |= guarded;
+            }
+        }
+    }
+    partners
+}
+
+/// Each redeployment of the side to move as `(x, y, targets)`: X on `x` swaps with Y on `y` (both
+/// on the first rank, different types, no King) and may then go from `y` to each square of
+/// `targets` with an ordinary move (the occupancy is the board's: the swap keeps it).
+#[inline]
+fn redeployment_sets(pos: &Position, mut out: impl FnMut(Square, Square, Bitboard)) {
+    let rules = pos.rules();
+    let us = pos.side_to_move();
+    let men = first_rank_men(pos, us);
+    if !men.more_than_one() {
+        return;
+    }
+    let occ = pos.occupied();
+    let enemy = pos.pieces(us.flip()) & !immune(pos);
+    for x in men {
+        let t = pos.piece_at(x).kind();
+        let Some(def) = rules.piece(t) else { continue };
+        let region = rules.region(us, t);
+        for y in men & !pos.pieces_of(us, t) {
+            let (quiet, caps) = def.moves.targets(us, y, occ, rules.board);
+            let tos = (quiet | (caps & enemy)) & region;
+            if tos.any() {
+                out(x, y, tos);
+            }
+        }
+    }
+}
+
+/// Each redeployment of the side to move as `(x, y, t)`.
+#[inline]
+fn redeployments(pos: &Position, mut out: impl FnMut(Square, Square, Square)) {
+    redeployment_sets(pos, |x, y, tos| {
+        for t in tos {
+            out(x, y, t);
+        }
+    });
+}

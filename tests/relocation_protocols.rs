@@ -1,0 +1,155 @@
+//! The relocation variants (Modest Proposals: Bump, Carom, Cascade, Castlemania, Catalyst,
+//! Displacement, Launch, Redeployment, Trailer, Triangulation) over both protocols: each is
+//! offered in `UCI_Variant` and in XBoard's `variants` feature, XBoard is sent the `setup` line
+//! that draws its start position, a multi-leg move travels as one comma-separated token both
+//! ways, and a leg list that is not a legal move is refused while the engine keeps serving.
+
+mod driver;
+use driver::Engine;
+
+/// Each variant, a position (None: its start) and a legal multi-leg move there (from the rules
+/// files' test vectors).
+const CASES: [(&str, Option<&str>, &str); 10] = [
+    ("bump", None, "d1d2,d2c3"),
+    ("carom", None, "b1d2,d2b3"),
+    ("cascade", None, "d1d2,d2d5"),
+    (
+        "castlemania",
+        Some("k7/3N3P/8/8/P5R1/3B3K/8/3Q4 w - - 0 1"),
+        "d1b3,a4c2",
+    ),
+    ("catalyst", None, "d1f1,f1d1"),
+    ("displacement", None, "d1e1,e1d1"),
+    ("launch", None, "d1d2,d2b4"),
+    ("redeployment", None, "b1c1,c1b1,c1b3"),
+    ("trailer", None, "d2d4,d1d3"),
+    (
+        "triangulation",
+        Some("4k3/8/8/8/8/8/3PN3/3QK3 w - - 0 1"),
+        "d1e1,e1e2,e2d1",
+    ),
+];
+
+/// A leg list that is no legal move in any of these positions.
+const NONSENSE: &str = "a1a2,a2a1,a1a2";
+
+fn uci() -> Engine {
+    let mut e = Engine::start();
+    e.send("uci");
+    e.expect(10, |l| l == "uciok");
+    e
+}
+
+fn xboard() -> Engine {
+    let mut e = Engine::start();
+    e.send("xboard");
+    e.send("protover 2");
+    e.expect(10, |l| l == "feature done=1");
+    e
+}
+
+fn position_command(fen: Option<&str>, moves: &str) -> String {
+    let start = match fen {
+        Some(f) => format!("position fen {f}"),
+        None => "position startpos".to_string(),
+    };
+    format!("{start} moves {moves}")
+}
+
+#[test]
+fn uci_offers_each_variant_and_passes_comma_moves_both_ways() {
+    let mut e = uci();
+    let combo = e
+        .seen
+        .iter()
+        .find(|l| l.starts_with("option name UCI_Variant"))
+        .cloned()
+        .expect("UCI_Variant option");
+    for (variant, fen, mv) in CASES {
+        assert!(
+            combo.contains(&format!(" var {variant} "))
+                || combo.ends_with(&format!(" var {variant}")),
+            "{variant} missing from {combo}"
+        );
+        e.send(&format!("setoption name UCI_Variant value {variant}"));
+        e.send(&position_command(fen, mv));
+        e.send("d");
+        let after = e.expect(10, |l| l.starts_with("FEN: "));
+        e.send(&position_command(fen, ""));
+        e.send("d");
+        let before = e.expect(10, |l| l.starts_with("FEN: "));
+        assert_ne!(after, before, "{variant}: {mv} was not played");
+        // the engine's own answer is one token, legal when sent back
+        e.send("go depth 2");
+        let best = e.expect(30, |l| l.starts_with("bestmove "));
+        let reply = best.split_whitespace().nth(1).expect("a move").to_string();
+        e.send(&position_command(fen, &reply));
+        e.send("isready");
+        e.expect(10, |l| l == "readyok");
+        assert!(
+            !e.seen.iter().rev().take(3).any(|l| l.contains("error")),
+            "{variant}: own move {reply} refused: {:?}",
+            e.seen.iter().rev().take(3).collect::<Vec<_>>()
+        );
+        // a leg list that is no move of this position: refused, the engine serves on
+        e.send(&position_command(fen, NONSENSE));
+        e.expect(10, |l| l.starts_with("info string") && l.contains(NONSENSE));
+        e.send("isready");
+        e.expect(10, |l| l == "readyok");
+    }
+    assert!(e.quit());
+}
+
+#[test]
+fn xboard_sets_up_each_variant_and_passes_comma_moves_both_ways() {
+    let mut e = xboard();
+    let features = e.seen.join("\n");
+    for (variant, fen, mv) in CASES {
+        assert!(
+            features.contains(&format!(",{variant},"))
+                || features.contains(&format!(",{variant}\"")),
+            "{variant} missing from the variants feature"
+        );
+        e.send("new");
+        e.send(&format!("variant {variant}"));
+        e.expect(10, |l| {
+            l.starts_with("setup ") && l.contains(" 8x8+0_fairy ")
+        });
+        e.send("force");
+        if let Some(f) = fen {
+            e.send(&format!("setboard {f}"));
+        }
+        e.send(&format!("usermove {NONSENSE}"));
+        e.expect(10, |l| l == format!("Illegal move: {NONSENSE}"));
+        e.send(&format!("usermove {mv}"));
+        e.send("ping 1");
+        e.expect(10, |l| l == "pong 1");
+        assert!(
+            !e.seen
+                .iter()
+                .rev()
+                .take(2)
+                .any(|l| l.starts_with("Illegal")),
+            "{variant}: {mv} refused"
+        );
+        // the engine answers with one token, which it accepts back as a move
+        e.send("sd 2");
+        e.send("go");
+        let answer = e.expect(30, |l| l.starts_with("move "));
+        let reply = answer.trim_start_matches("move ").to_string();
+        e.send("force");
+        e.send("undo");
+        e.send(&format!("usermove {reply}"));
+        e.send("ping 2");
+        e.expect(10, |l| l == "pong 2");
+        assert!(
+            !e.seen
+                .iter()
+                .rev()
+                .take(2)
+                .any(|l| l.starts_with("Illegal")),
+            "{variant}: own move {reply} refused"
+        );
+    }
+    assert!(e.quit());
+}
