@@ -122,6 +122,13 @@ pub trait Mechanic: AsAny + Send + Sync + 'static {
         false
     }
 
+    /// The number of its legal moves, counted without listing them, if it can (perft's last
+    /// ply then adds the ordinary moves counted in bulk). Only for a generator that gives each
+    /// result once and none that an ordinary move gives.
+    fn count_own(&self, _pos: &Position) -> Option<usize> {
+        None
+    }
+
     // --- legality ---
 
     /// Men no move may capture now (Hooks::IMMUNE); attacks and checks are unaffected.

@@ -5,6 +5,7 @@
 //! Game end ([`outcome`]) and the set of loaded variants ([`catalog`]) live here too.
 
 pub mod bracket;
+pub mod carom;
 pub mod catalog;
 pub mod dead_material;
 pub mod detente;
@@ -32,6 +33,7 @@ pub static MECHANICS: &[MechanicSpec] = &[
     mirror::SPEC,
     bracket::SPEC,
     eviction::SPEC,
+    carom::SPEC,
     spy::SPEC,
     facing::SPEC,
     hippophobic::SPEC,

@@ -14,6 +14,8 @@ use chimera::position::Position;
 use chimera::rules::builtin_variants;
 use std::collections::{BTreeMap, BTreeSet};
 
+mod carom;
+
 // ------------------------------------------------------------------------------------------
 // The model
 
@@ -45,6 +47,8 @@ pub enum Rule {
     KingCapture,
     /// King capture with `kingCaptureCastlingChecks = true` (R-007-15).
     KingCaptureCastlingChecks,
+    /// Carom (modest-proposals-1.md §4).
+    Carom,
 }
 
 /// `board[rank][file]`: `'.'` empty, upper case White, lower case Black.
@@ -787,6 +791,7 @@ impl M {
             Rule::Bracket => me.bracket(&mut v),
             Rule::Eviction => me.eviction(&mut v),
             Rule::Kaleidoscope => me.mirror_leaps(&mut v),
+            Rule::Carom => me.carom(&mut v),
             _ => {}
         }
         match rule {
