@@ -19,6 +19,7 @@ pub mod outcome;
 pub mod relocation;
 pub mod schedule;
 pub mod spy;
+pub mod triangulation;
 
 pub use catalog::{builtin_variants, VariantSet};
 
@@ -34,6 +35,7 @@ pub static MECHANICS: &[MechanicSpec] = &[
     bracket::SPEC,
     eviction::SPEC,
     carom::SPEC,
+    triangulation::SPEC,
     spy::SPEC,
     facing::SPEC,
     hippophobic::SPEC,

@@ -15,6 +15,7 @@ use chimera::rules::builtin_variants;
 use std::collections::{BTreeMap, BTreeSet};
 
 mod carom;
+mod triangulation;
 
 // ------------------------------------------------------------------------------------------
 // The model
@@ -49,6 +50,10 @@ pub enum Rule {
     KingCaptureCastlingChecks,
     /// Carom (modest-proposals-1.md §4).
     Carom,
+    /// Triangulation (modest-proposals-2.md §21), reversals allowed (TG-R4).
+    Triangulation,
+    /// Triangulation with `triangulationReversal = false` (TG-R4's alternative).
+    TriangulationNoReversal,
 }
 
 /// `board[rank][file]`: `'.'` empty, upper case White, lower case Black.
@@ -792,6 +797,8 @@ impl M {
             Rule::Eviction => me.eviction(&mut v),
             Rule::Kaleidoscope => me.mirror_leaps(&mut v),
             Rule::Carom => me.carom(&mut v),
+            Rule::Triangulation => me.triangulation(true, &mut v),
+            Rule::TriangulationNoReversal => me.triangulation(false, &mut v),
             _ => {}
         }
         match rule {
