@@ -5,6 +5,7 @@
 //! Game end ([`outcome`]) and the set of loaded variants ([`catalog`]) live here too.
 
 pub mod bracket;
+pub mod carom;
 pub mod cascade;
 pub mod castlemania;
 pub mod catalog;
@@ -22,6 +23,7 @@ pub mod schedule;
 pub mod spy;
 pub mod swap;
 pub mod trailer;
+pub mod triangulation;
 
 pub use catalog::{builtin_variants, VariantSet};
 
@@ -40,6 +42,8 @@ pub static MECHANICS: &[MechanicSpec] = &[
     trailer::SPEC,
     swap::SPEC,
     castlemania::SPEC,
+    carom::SPEC,
+    triangulation::SPEC,
     spy::SPEC,
     facing::SPEC,
     hippophobic::SPEC,

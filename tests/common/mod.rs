@@ -19,6 +19,9 @@ use chimera::position::Position;
 use chimera::rules::builtin_variants;
 use std::collections::{BTreeMap, BTreeSet};
 
+mod carom;
+mod triangulation;
+
 // ------------------------------------------------------------------------------------------
 // The model
 
@@ -65,6 +68,12 @@ pub enum Rule {
     Redeployment,
     /// Castlemania (modest-proposals-1.md §6), without orthodox castling.
     Castlemania,
+    /// Carom (modest-proposals-1.md §4).
+    Carom,
+    /// Triangulation (modest-proposals-2.md §21), reversals allowed (TG-R4).
+    Triangulation,
+    /// Triangulation with `triangulationReversal = false` (TG-R4's alternative).
+    TriangulationNoReversal,
 }
 
 /// `board[rank][file]`: `'.'` empty, upper case White, lower case Black.
@@ -851,6 +860,9 @@ impl M {
             Rule::Catalyst => me.catalyst_switches(&mut v),
             Rule::Redeployment => me.redeployments(&mut v),
             Rule::Castlemania => me.castlings(&mut v),
+            Rule::Carom => me.carom(&mut v),
+            Rule::Triangulation => me.triangulation(true, &mut v),
+            Rule::TriangulationNoReversal => me.triangulation(false, &mut v),
             _ => {}
         }
         match rule {

@@ -1,0 +1,522 @@
+//! Triangulation (Modest Proposals, Tony Paletta; rulings: shared/rules/modest-proposals-2.md
+//! §1, §21).
+//!
+//! Instead of an ordinary move, three different friendly men A (on `a`), B (on `b`) and C (on
+//! `c`): A makes a normal move onto `b` (its capture geometry, sliders over empty squares; a pawn
+//! by its single straight or its diagonal forward step, never the double step), B then makes a
+//! normal move from `b` onto `c` (judged with `a` empty), and C is put on `a`. The two moves must
+//! differ in direction (TG-R1: unit vectors for lines, the leap itself for a Knight); B moving
+//! back along A's line through the emptied `a` is a different direction (TG-R4, the key
+//! `triangulationReversal`, default true; false bars both moves on one line). Three men of one
+//! type may not triangulate (TG-R2). A pawn may not end on its own first rank; a pawn ending in
+//! its promotion zone promotes (TG-R3; as A, B or C). Kings may take any role, also in check;
+//! only the final position is judged. Triangulations never capture.
+//!
+//! Notation `ab,bc,ca`, each promotion letter on the promoting man's leg.
+//!
+//! Identity (1.3, ruling 2): a triangulation moves the contents of `a`, `b`, `c` round the
+//! triangle, so the rotations of a triangle (`bc,ca,ab`, ...) that are valid routes give the
+//! same position, and when two of the men are of one type, other triangles can too (and may
+//! differ in the castling rights they cost or the en-passant target they leave). Each route is
+//! reduced to an exact key of its effect (the changed squares with their new men, the castling
+//! rights afterwards, the en-passant target): the generator keeps one move per key, spelled by
+//! the ASCII-smallest route, and [`is_spelling`] accepts a route whose key is the move's. No
+//! triangulation equals an ordinary move: it keeps every square occupied, an ordinary move or
+//! castling does not.
+//!
+//! Move encoding: `from` = a, `to` = b, `promo` = A's promotion, or when A does not promote the
+//! first of B's and C's (so that the search sees a promotion), and the payload
+//!
+//! ```text
+//!  12   11       9  8       6  5          0
+//! +----+----------+----------+------------+
+//! | PA |  C code  |  B code  |  c (C's)   |
+//! +----+----------+----------+------------+
+//! ```
+//!
+//! `PA`: A promotes (to the `promo` type); the codes are [`promo_code`]s of B's and C's
+//! promotions. Under orthodox promotion rules at most one man of a triangulation can promote (a
+//! promoting A ends on the last rank, where no pawn B can stand; a promoting B moves onto a
+//! piece C on the last rank; a promoting C is put where a piece A stood on the last rank), but
+//! a deeper promotion zone allows more.
+//!
+//! Edits: `a`, `b`, `c` each get their new man (a square whose man is replaced by one of the
+//! same type is still edited: its castling right goes with the leg). En passant follows the men
+//! (ruling 3): each pawn's route is reported, so only a pawn C put two squares straight ahead of
+//! its square on its second rank leaves a target, never a pawn leaving `e2` while another one
+//! arrives on `e4`.
+//!
+//! Legality without playing ([`count_legal`]): a triangulation keeps the occupancy and moves
+//! no enemy man, so the King's attackers and their lines stay as they were. A triangulation
+//! without the King is legal exactly when the side is not in check; one with the King is legal
+//! when the King's new square is not attacked now.
+
+use crate::geometry::{Bitboard, Color, Square};
+use crate::movegen::generic::attacked_with;
+use crate::moves::{Move, MoveKind, MoveList, MoveText};
+use crate::piece::{Piece, PieceType};
+use crate::position::{
+    EditList, Hooks, Mechanic, MechanicSpec, Position, ShortcutMasks, StateLayout,
+};
+use crate::rules::relocation::{direction, end_types, promo_code, promo_of_code, promotion};
+use crate::rules::{parse_legs, rights_lost_at};
+use crate::variant::{IniError, Rules, Section};
+
+/// The Triangulation mechanic and its setting.
+#[derive(Clone, Copy, Debug)]
+pub struct Triangulation {
+    /// B may move back along A's line (TG-R4, `triangulationReversal`).
+    reversal: bool,
+}
+
+/// Registration: `specialMoves = triangulation`, `triangulationReversal`.
+pub const SPEC: MechanicSpec = MechanicSpec {
+    name: "triangulation",
+    keys: &["specialMoves", "triangulationReversal"],
+    selected_by: Some(("specialMoves", "triangulation")),
+    build,
+};
+
+fn build(
+    ctx: &Section,
+    _rules: &mut Rules,
+    _state: &mut StateLayout,
+) -> Result<Option<Box<dyn Mechanic>>, IniError> {
+    let reversal = ctx.bool("triangulationReversal", true)?;
+    if ctx.get("specialMoves") != Some("triangulation") {
+        if ctx.sets("triangulationReversal") {
+            return Err(ctx.err(
+                "triangulationReversal",
+                "only specialMoves = triangulation reads this key, so it has no effect".into(),
+            ));
+        }
+        return Ok(None);
+    }
+    Ok(Some(Box::new(Triangulation { reversal })))
+}
+
+impl Mechanic for Triangulation {
+    fn name(&self) -> &'static str {
+        "triangulation"
+    }
+
+    fn ini_key(&self) -> &'static str {
+        "specialMoves"
+    }
+
+    fn hooks(&self) -> Hooks {
+        Hooks::MOVES
+    }
+
+    fn generate(&self, pos: &Position, list: &mut MoveList) {
+        self.generate_moves(pos, list);
+    }
+
+    fn edits(&self, pos: &Position, m: Move, out: &mut EditList) {
+        edits(pos, m, out);
+    }
+
+    fn write_move(&self, pos: &Position, m: Move, out: &mut MoveText) {
+        write(pos, m, out);
+    }
+
+    fn is_spelling(&self, pos: &Position, m: Move, s: &str) -> bool {
+        self.spells(pos, m, s)
+    }
+
+    /// One move per effect, and none has an ordinary move's (a triangulation leaves every one
+    /// of its three squares occupied); the tests hold the generator to this.
+    fn moves_are_distinct(&self) -> bool {
+        true
+    }
+
+    fn count_moves(&self, pos: &mut Position, _masks: &ShortcutMasks) -> Option<usize> {
+        self.count_legal(pos)
+    }
+}
+
+/// One triangle: the squares and the men on them before the move.
+#[derive(Clone, Copy, Debug)]
+struct Route {
+    a: Square,
+    b: Square,
+    c: Square,
+    man_a: Piece,
+    man_b: Piece,
+    man_c: Piece,
+}
+
+/// The friendly men that `man` on `from` reaches with a normal move, with `occ` blocking and
+/// `own` the friendly men: a piece by its capture geometry, a pawn by its single straight and
+/// diagonal forward steps.
+#[inline]
+fn onto(pos: &Position, man: Piece, from: Square, occ: Bitboard, own: Bitboard) -> Bitboard {
+    let rules = pos.rules();
+    let us = man.color();
+    if man.kind() == PieceType::PAWN {
+        let f = us.forward();
+        let mut bb = Bitboard::EMPTY;
+        for df in [-1, 0, 1] {
+            if let Some(t) = from.offset(df, f) {
+                bb |= t.bb();
+            }
+        }
+        return bb & own & rules.board;
+    }
+    match rules.piece(man.kind()) {
+        Some(def) => def.moves.capture_targets(us, from, occ, rules.board) & own,
+        None => Bitboard::EMPTY,
+    }
+}
+
+impl Triangulation {
+    /// Whether B's direction `d2` may follow A's `d1` (TG-R1, TG-R4).
+    #[inline(always)]
+    fn turns(&self, d1: (i8, i8), d2: (i8, i8)) -> bool {
+        d1 != d2 && (self.reversal || d2 != (-d1.0, -d1.1))
+    }
+
+    /// Calls `f` for every valid triangle (promotion aside) that has a man on `needed`.
+    #[inline]
+    fn for_each_route(&self, pos: &Position, needed: Bitboard, mut f: impl FnMut(&Route)) {
+        let us = pos.side_to_move();
+        let own = pos.pieces(us);
+        let occ = pos.occupied();
+        for a in own {
+            let man_a = pos.piece_at(a);
+            let own2 = own.without(a);
+            let occ2 = occ.without(a);
+            for b in onto(pos, man_a, a, occ, own) {
+                let man_b = pos.piece_at(b);
+                let d1 = direction(a, b);
+                let mut cs = onto(pos, man_b, b, occ2, own2);
+                if !(needed.has(a) || needed.has(b)) {
+                    cs &= needed;
+                }
+                for c in cs {
+                    let man_c = pos.piece_at(c);
+                    if !self.turns(d1, direction(b, c))
+                        || (man_a.kind() == man_b.kind() && man_b.kind() == man_c.kind())
+                    {
+                        continue;
+                    }
+                    f(&Route {
+                        a,
+                        b,
+                        c,
+                        man_a,
+                        man_b,
+                        man_c,
+                    });
+                }
+            }
+        }
+    }
+
+    /// Whether `a`, `b`, `c` form a valid triangle (promotion aside).
+    fn route_at(&self, pos: &Position, a: Square, b: Square, c: Square) -> Option<Route> {
+        let us = pos.side_to_move();
+        let own = pos.pieces(us);
+        if a == b || b == c || c == a || !own.has(a) || !own.has(b) || !own.has(c) {
+            return None;
+        }
+        let r = Route {
+            a,
+            b,
+            c,
+            man_a: pos.piece_at(a),
+            man_b: pos.piece_at(b),
+            man_c: pos.piece_at(c),
+        };
+        let occ = pos.occupied();
+        let ok = onto(pos, r.man_a, a, occ, own).has(b)
+            && onto(pos, r.man_b, b, occ.without(a), own.without(a)).has(c)
+            && self.turns(direction(a, b), direction(b, c))
+            && !(r.man_a.kind() == r.man_b.kind() && r.man_b.kind() == r.man_c.kind());
+        ok.then_some(r)
+    }
+
+    /// Pseudo-legal triangulations, one per distinct result, each spelled canonically.
+    pub fn generate_moves(&self, pos: &Position, list: &mut MoveList) {
+        let mut found = [(0u64, Move::NONE); MoveList::CAPACITY];
+        let mut n = 0;
+        self.for_each_route(pos, Bitboard::FULL, |r| {
+            for_each_choice(pos, r, |m, key| {
+                if n < found.len() {
+                    found[n] = (key, m);
+                    n += 1;
+                }
+            });
+        });
+        let found = &mut found[..n];
+        found.sort_unstable_by_key(|e| e.0);
+        let mut i = 0;
+        while i < n {
+            let mut best = found[i].1;
+            let mut j = i + 1;
+            while j < n && found[j].0 == found[i].0 {
+                best = smaller_spelling(pos, best, found[j].1);
+                j += 1;
+            }
+            list.push(best);
+            i = j;
+        }
+    }
+
+    /// Whether `s` spells `m`: a valid triangle whose effect is `m`'s.
+    fn spells(&self, pos: &Position, m: Move, s: &str) -> bool {
+        if m.kind() != MoveKind::Special {
+            return false;
+        }
+        let Some(legs) = parse_legs(pos, s) else {
+            return false;
+        };
+        let &[la, lb, lc] = legs.as_slice() else {
+            return false;
+        };
+        if lb.from != la.to || lc.from != lb.to || lc.to != la.from {
+            return false;
+        }
+        let Some(r) = self.route_at(pos, la.from, la.to, lb.to) else {
+            return false;
+        };
+        let rules = pos.rules();
+        let valid = |man: Piece, to: Square, promo: Option<PieceType>| {
+            let ty = promo.unwrap_or(man.kind());
+            end_types(pos, man, to).as_slice().contains(&ty) && promotion(man.kind(), ty) == promo
+        };
+        if !valid(r.man_a, r.b, la.promo)
+            || !valid(r.man_b, r.c, lb.promo)
+            || !valid(r.man_c, r.a, lc.promo)
+        {
+            return false;
+        }
+        let Some(route) = encode(rules, &r, la.promo, lb.promo, lc.promo) else {
+            return false;
+        };
+        key_of_move(pos, route) == key_of_move(pos, m)
+    }
+
+    /// The number of legal triangulations, counted without playing them (`None` where legality
+    /// is not the plain King test).
+    pub fn count_legal(&self, pos: &Position) -> Option<usize> {
+        let rules = pos.rules();
+        if !rules.checking || rules.flying_general {
+            return None;
+        }
+        let us = pos.side_to_move();
+        let king = pos.king_square(us)?;
+        let them = us.flip();
+        let occ = pos.occupied();
+        let in_check = attacked_with(pos, king, them, occ);
+        let needed = if in_check { king.bb() } else { Bitboard::FULL };
+        let mut keys = [0u64; MoveList::CAPACITY];
+        let mut n = 0;
+        self.for_each_route(pos, needed, |r| {
+            // the King's new square, if it moves (the occupancy does not change)
+            let to = if r.a == king {
+                r.b
+            } else if r.b == king {
+                r.c
+            } else if r.c == king {
+                r.a
+            } else {
+                king
+            };
+            if to != king && attacked_with(pos, to, them, occ) {
+                return;
+            }
+            for_each_choice(pos, r, |_, key| {
+                if n < keys.len() {
+                    keys[n] = key;
+                    n += 1;
+                }
+            });
+        });
+        let keys = &mut keys[..n];
+        keys.sort_unstable();
+        Some(n - keys.windows(2).filter(|w| w[0] == w[1]).count())
+    }
+}
+
+/// Calls `f(move, key)` for each way the men of `r` may end (promotion choices).
+#[inline]
+fn for_each_choice(pos: &Position, r: &Route, mut f: impl FnMut(Move, u64)) {
+    let rules = pos.rules();
+    let ends_a = end_types(pos, r.man_a, r.b);
+    let ends_b = end_types(pos, r.man_b, r.c);
+    let ends_c = end_types(pos, r.man_c, r.a);
+    for &ta in ends_a.as_slice() {
+        for &tb in ends_b.as_slice() {
+            for &tc in ends_c.as_slice() {
+                let pa = promotion(r.man_a.kind(), ta);
+                let pb = promotion(r.man_b.kind(), tb);
+                let pc = promotion(r.man_c.kind(), tc);
+                if let Some(m) = encode(rules, r, pa, pb, pc) {
+                    let us = r.man_a.color();
+                    let key = effect_key(
+                        pos,
+                        r,
+                        Piece::new(us, tc),
+                        Piece::new(us, ta),
+                        Piece::new(us, tb),
+                    );
+                    f(m, key);
+                }
+            }
+        }
+    }
+}
+
+/// The move of route `r` with the promotions of A, B and C (`None` if one cannot be encoded).
+#[inline]
+fn encode(
+    rules: &Rules,
+    r: &Route,
+    pa: Option<PieceType>,
+    pb: Option<PieceType>,
+    pc: Option<PieceType>,
+) -> Option<Move> {
+    let code_b = promo_code(rules, pb)?;
+    let code_c = promo_code(rules, pc)?;
+    let payload = r.c.raw() as u32 | code_b << 6 | code_c << 9 | (pa.is_some() as u32) << 12;
+    Some(Move::special(r.a, r.b, payload, pa.or(pb).or(pc)))
+}
+
+/// The route of a triangulation and the men it leaves on `a`, `b` and `c`.
+#[inline]
+fn decode(pos: &Position, m: Move) -> (Route, [Piece; 3]) {
+    let p = m.payload();
+    let (a, b, c) = (m.from(), m.to(), Square::new((p & 63) as u8));
+    let r = Route {
+        a,
+        b,
+        c,
+        man_a: pos.piece_at(a),
+        man_b: pos.piece_at(b),
+        man_c: pos.piece_at(c),
+    };
+    let rules = pos.rules();
+    let us = r.man_a.color();
+    let ta = if p >> 12 & 1 == 1 {
+        m.promotion_type()
+    } else {
+        None
+    };
+    let ends = |man: Piece, t: Option<PieceType>| t.map_or(man, |t| Piece::new(us, t));
+    let placed = [
+        ends(r.man_c, promo_of_code(rules, p >> 9 & 7)),
+        ends(r.man_a, ta),
+        ends(r.man_b, promo_of_code(rules, p >> 6 & 7)),
+    ];
+    (r, placed)
+}
+
+/// The en-passant target (64 = none) a pawn of `us` leaves by going unpromoted from `from` to
+/// `to` (ruling 3), the board's occupancy being unchanged by the move.
+#[inline]
+fn ep_target(pos: &Position, us: Color, from: Square, to: Square) -> u64 {
+    let rules = pos.rules();
+    let f = us.forward();
+    if !rules.en_passant
+        || to.file() != from.file()
+        || to.rank() - from.rank() != 2 * f
+        || !rules.double_step_region[us.index()].has(from)
+    {
+        return 64;
+    }
+    match from.offset(0, f) {
+        Some(mid) if !pos.occupied().has(mid) => mid.raw() as u64,
+        _ => 64,
+    }
+}
+
+/// An exact key of a triangle's effect, with `on_a`, `on_b`, `on_c` the men it leaves there:
+/// the changed squares with their new men (in square order), the castling rights afterwards
+/// and the en-passant target. Routes of one position with equal keys give one position.
+#[inline]
+fn effect_key(pos: &Position, r: &Route, on_a: Piece, on_b: Piece, on_c: Piece) -> u64 {
+    let term = |sq: Square, before: Piece, after: Piece| -> u64 {
+        if before == after {
+            0
+        } else {
+            1 << 13 | (sq.raw() as u64) << 5 | (after.0 as u64 & 31)
+        }
+    };
+    let mut t = [
+        term(r.a, r.man_a, on_a),
+        term(r.b, r.man_b, on_b),
+        term(r.c, r.man_c, on_c),
+    ];
+    if t[0] > t[1] {
+        t.swap(0, 1);
+    }
+    if t[1] > t[2] {
+        t.swap(1, 2);
+    }
+    if t[0] > t[1] {
+        t.swap(0, 1);
+    }
+    let mut rights = pos.castling_rights();
+    if rights != 0 {
+        rights &= !(rights_lost_at(pos, r.a) | rights_lost_at(pos, r.b) | rights_lost_at(pos, r.c));
+    }
+    let ep = if r.man_c.kind() == PieceType::PAWN && on_a == r.man_c {
+        ep_target(pos, r.man_c.color(), r.c, r.a)
+    } else {
+        64
+    };
+    t[0] | t[1] << 14 | t[2] << 28 | (rights as u64) << 42 | ep << 46
+}
+
+/// The effect key of a triangulation.
+fn key_of_move(pos: &Position, m: Move) -> u64 {
+    let (r, [on_a, on_b, on_c]) = decode(pos, m);
+    effect_key(pos, &r, on_a, on_b, on_c)
+}
+
+/// Of two moves with one effect, the one with the ASCII-smaller spelling.
+fn smaller_spelling(pos: &Position, x: Move, y: Move) -> Move {
+    let (mut sx, mut sy) = (MoveText::new(), MoveText::new());
+    write(pos, x, &mut sx);
+    write(pos, y, &mut sy);
+    if sy.as_str() < sx.as_str() {
+        y
+    } else {
+        x
+    }
+}
+
+/// Edits of a triangulation: C (maybe promoted) on `a`, A on `b`, B on `c`; each pawn's route.
+pub fn edits(pos: &Position, m: Move, out: &mut EditList) {
+    let (r, placed) = decode(pos, m);
+    out.push(r.a, placed[0]);
+    out.push(r.b, placed[1]);
+    out.push(r.c, placed[2]);
+    for (man, from, to, now) in [
+        (r.man_a, r.a, r.b, placed[1]),
+        (r.man_b, r.b, r.c, placed[2]),
+        (r.man_c, r.c, r.a, placed[0]),
+    ] {
+        if man.kind() == PieceType::PAWN && now == man {
+            out.pawn_route(from, to);
+        }
+    }
+    out.no_pawn_route();
+}
+
+/// Canonical spelling `ab,bc,ca`, each promotion letter on its man's leg.
+pub fn write(pos: &Position, m: Move, out: &mut MoveText) {
+    let (r, placed) = decode(pos, m);
+    let rules = pos.rules();
+    for (from, to, man, now) in [
+        (r.a, r.b, r.man_a, placed[1]),
+        (r.b, r.c, r.man_b, placed[2]),
+        (r.c, r.a, r.man_c, placed[0]),
+    ] {
+        out.push_leg(from, to);
+        if now != man {
+            out.push(rules.letter(now.kind()));
+        }
+    }
+}
