@@ -779,16 +779,27 @@ pub fn count_ordinary(pos: &mut Position) -> usize {
 }
 
 /// Number of moves legal under the ordinary rules that `judge` passes, counting without
-/// listing where no mechanic adds moves of its own (see [`LeafJudge`]).
+/// listing where no mechanic adds moves of its own, or where the one that does counts them
+/// itself (`Mechanic::count_moves`) and every move passes (see [`LeafJudge`]).
 #[inline]
 pub fn count_passing<J: LeafJudge>(pos: &mut Position, judge: &mut J) -> usize {
+    let mut own = 0;
     if pos.mechanics().uses(Hooks::MOVES) {
-        let mut list = MoveList::new();
-        ordinary_legal_moves(pos, &mut list);
-        if J::ALL {
-            return list.len();
+        let counted = match pos.mechanics().mover() {
+            Some(mover) if J::ALL => mover.count_moves(pos),
+            _ => None,
+        };
+        match counted {
+            Some(n) => own = n,
+            None => {
+                let mut list = MoveList::new();
+                ordinary_legal_moves(pos, &mut list);
+                if J::ALL {
+                    return list.len();
+                }
+                return list.iter().filter(|&&m| judge.passes(pos, m)).count();
+            }
         }
-        return list.iter().filter(|&&m| judge.passes(pos, m)).count();
     }
     let shortcut = Shortcut::new(pos);
     let kings = pos.pieces_of(pos.side_to_move(), PieceType::KING);
@@ -804,7 +815,7 @@ pub fn count_passing<J: LeafJudge>(pos: &mut Position, judge: &mut J) -> usize {
     };
     generate_pseudo(pos, &mut counter);
     // (the counter is not taken apart: that would copy its list)
-    let mut n = counter.legal;
+    let mut n = counter.legal + own;
     for &m in counter.to_test.iter() {
         if !exposes(pos, m, shortcut.enemy_types) && (J::ALL || counter.judge.passes(pos, m)) {
             n += 1;

@@ -122,6 +122,14 @@ pub trait Mechanic: AsAny + Send + Sync + 'static {
         false
     }
 
+    /// The number of its legal moves, counted without listing them (the leaf count adds the
+    /// ordinary moves, counted in bulk), or `None` to have them listed. Only for a mechanic
+    /// whose `generate` never makes two moves with one effect, nor a move with the effect of
+    /// an ordinary move, so that the generic merge has nothing to do.
+    fn count_moves(&self, _pos: &mut Position) -> Option<usize> {
+        None
+    }
+
     // --- legality ---
 
     /// Men no move may capture now (Hooks::IMMUNE); attacks and checks are unaffected.

@@ -15,6 +15,7 @@ pub mod hippophobic;
 pub mod mirror;
 pub mod nonlinear;
 pub mod outcome;
+pub mod relocate;
 pub mod relocation;
 pub mod schedule;
 pub mod spy;
@@ -32,6 +33,7 @@ pub static MECHANICS: &[MechanicSpec] = &[
     mirror::SPEC,
     bracket::SPEC,
     eviction::SPEC,
+    relocate::SPEC,
     spy::SPEC,
     facing::SPEC,
     hippophobic::SPEC,

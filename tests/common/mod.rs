@@ -8,6 +8,8 @@
 //! Test helpers that drive the engine through its public API live here too.
 #![allow(dead_code)]
 
+pub mod relocate;
+
 use chimera::movegen::{legal_moves, move_to_string, parse_move};
 use chimera::moves::MoveList;
 use chimera::position::Position;
@@ -45,6 +47,14 @@ pub enum Rule {
     KingCapture,
     /// King capture with `kingCaptureCastlingChecks = true` (R-007-15).
     KingCaptureCastlingChecks,
+    /// Bump (modest-proposals-1.md §2), in `relocate.rs`.
+    Bump,
+    /// Displacement (modest-proposals-1.md §11), in `relocate.rs`.
+    Displacement,
+    /// Launch (modest-proposals-2.md §10), in `relocate.rs`.
+    Launch,
+    /// A relocation variant under another reading of its options.
+    Relocation(relocate::Reading),
 }
 
 /// `board[rank][file]`: `'.'` empty, upper case White, lower case Black.
@@ -787,6 +797,10 @@ impl M {
             Rule::Bracket => me.bracket(&mut v),
             Rule::Eviction => me.eviction(&mut v),
             Rule::Kaleidoscope => me.mirror_leaps(&mut v),
+            Rule::Bump => me.relocate(relocate::BUMP, &mut v),
+            Rule::Displacement => me.relocate(relocate::DISPLACEMENT, &mut v),
+            Rule::Launch => me.relocate(relocate::LAUNCH, &mut v),
+            Rule::Relocation(r) => me.relocate(r, &mut v),
             _ => {}
         }
         match rule {
@@ -902,7 +916,13 @@ pub fn engine_children(p: &mut Position) -> BTreeMap<String, String> {
 /// Asserts that engine and model agree on the distinct results at depth 1 and, below each
 /// result, at depth 2 (as sets of FENs).
 pub fn cross_check(variant: &str, rule: Rule, fen: &str) {
-    let mut p = pos(variant, fen);
+    let rules = builtin_variants().get(variant).expect("built-in variant");
+    cross_check_in(rules, rule, fen);
+}
+
+/// [`cross_check`] in a variant given as compiled rules (e.g. loaded with other options).
+pub fn cross_check_in(rules: &'static chimera::position::Variant, rule: Rule, fen: &str) {
+    let mut p = Position::from_fen(rules, fen).expect("valid FEN");
     let model = M::from_fen(fen);
     let mine = engine_children(&mut p);
     let theirs = model.children(rule);
