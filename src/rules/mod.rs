@@ -17,6 +17,7 @@ pub mod hippophobic;
 pub mod mirror;
 pub mod nonlinear;
 pub mod outcome;
+pub mod relocate;
 pub mod relocation;
 pub mod schedule;
 pub mod spy;
@@ -40,6 +41,7 @@ pub static MECHANICS: &[MechanicSpec] = &[
     trailer::SPEC,
     swap::SPEC,
     castlemania::SPEC,
+    relocate::SPEC,
     spy::SPEC,
     facing::SPEC,
     hippophobic::SPEC,

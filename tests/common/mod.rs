@@ -10,6 +10,7 @@
 
 mod cascade;
 mod castlemania;
+pub mod relocate;
 mod swap;
 mod trailer;
 
@@ -65,6 +66,14 @@ pub enum Rule {
     Redeployment,
     /// Castlemania (modest-proposals-1.md §6), without orthodox castling.
     Castlemania,
+    /// Bump (modest-proposals-1.md §2), in `relocate.rs`.
+    Bump,
+    /// Displacement (modest-proposals-1.md §11), in `relocate.rs`.
+    Displacement,
+    /// Launch (modest-proposals-2.md §10), in `relocate.rs`.
+    Launch,
+    /// A relocation variant under another reading of its options.
+    Relocation(relocate::Reading),
 }
 
 /// `board[rank][file]`: `'.'` empty, upper case White, lower case Black.
@@ -851,6 +860,10 @@ impl M {
             Rule::Catalyst => me.catalyst_switches(&mut v),
             Rule::Redeployment => me.redeployments(&mut v),
             Rule::Castlemania => me.castlings(&mut v),
+            Rule::Bump => me.relocate(relocate::BUMP, &mut v),
+            Rule::Displacement => me.relocate(relocate::DISPLACEMENT, &mut v),
+            Rule::Launch => me.relocate(relocate::LAUNCH, &mut v),
+            Rule::Relocation(r) => me.relocate(r, &mut v),
             _ => {}
         }
         match rule {
@@ -997,6 +1010,11 @@ pub fn cross_check(variant: &str, rule: Rule, fen: &str) {
 
 /// [`cross_check`] for any loaded variant (e.g. one defined by a test with other options).
 pub fn cross_check_rules(rules: &'static chimera::position::Variant, rule: Rule, fen: &str) {
+    cross_check_in(rules, rule, fen);
+}
+
+/// [`cross_check`] in a variant given as compiled rules (e.g. loaded with other options).
+pub fn cross_check_in(rules: &'static chimera::position::Variant, rule: Rule, fen: &str) {
     let mut p = Position::from_fen(rules, fen).expect("valid FEN");
     let model = M::from_fen(fen);
     let fen4 = result_key(rule);
