@@ -18,6 +18,7 @@ pub mod hippophobic;
 pub mod mirror;
 pub mod nonlinear;
 pub mod outcome;
+pub mod relocate;
 pub mod relocation;
 pub mod schedule;
 pub mod spy;
@@ -44,6 +45,7 @@ pub static MECHANICS: &[MechanicSpec] = &[
     castlemania::SPEC,
     carom::SPEC,
     triangulation::SPEC,
+    relocate::SPEC,
     spy::SPEC,
     facing::SPEC,
     hippophobic::SPEC,

@@ -10,6 +10,7 @@
 
 mod cascade;
 mod castlemania;
+pub mod relocate;
 mod swap;
 mod trailer;
 
@@ -74,6 +75,14 @@ pub enum Rule {
     Triangulation,
     /// Triangulation with `triangulationReversal = false` (TG-R4's alternative).
     TriangulationNoReversal,
+    /// Bump (modest-proposals-1.md §2), in `relocate.rs`.
+    Bump,
+    /// Displacement (modest-proposals-1.md §11), in `relocate.rs`.
+    Displacement,
+    /// Launch (modest-proposals-2.md §10), in `relocate.rs`.
+    Launch,
+    /// A relocation variant under another reading of its options.
+    Relocation(relocate::Reading),
 }
 
 /// `board[rank][file]`: `'.'` empty, upper case White, lower case Black.
@@ -863,6 +872,10 @@ impl M {
             Rule::Carom => me.carom(&mut v),
             Rule::Triangulation => me.triangulation(true, &mut v),
             Rule::TriangulationNoReversal => me.triangulation(false, &mut v),
+            Rule::Bump => me.relocate(relocate::BUMP, &mut v),
+            Rule::Displacement => me.relocate(relocate::DISPLACEMENT, &mut v),
+            Rule::Launch => me.relocate(relocate::LAUNCH, &mut v),
+            Rule::Relocation(r) => me.relocate(r, &mut v),
             _ => {}
         }
         match rule {
@@ -1009,6 +1022,11 @@ pub fn cross_check(variant: &str, rule: Rule, fen: &str) {
 
 /// [`cross_check`] for any loaded variant (e.g. one defined by a test with other options).
 pub fn cross_check_rules(rules: &'static chimera::position::Variant, rule: Rule, fen: &str) {
+    cross_check_in(rules, rule, fen);
+}
+
+/// [`cross_check`] in a variant given as compiled rules (e.g. loaded with other options).
+pub fn cross_check_in(rules: &'static chimera::position::Variant, rule: Rule, fen: &str) {
     let mut p = Position::from_fen(rules, fen).expect("valid FEN");
     let model = M::from_fen(fen);
     let fen4 = result_key(rule);
