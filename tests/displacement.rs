@@ -283,3 +283,24 @@ fn perft_file_agrees_with_the_model() {
         cross_check(V, Rule::Displacement, &fen);
     }
 }
+
+/// Every count of the perft suite by the model (slow: minutes; run with `--ignored`).
+#[test]
+#[ignore]
+fn model_perft_of_the_whole_suite() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/perft/displacement.epd");
+    let budget: u64 = std::env::var("MODEL_PERFT_BUDGET")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(u64::MAX);
+    for (fen, depths) in read_epd(path) {
+        let m = M::from_fen(&fen);
+        for (d, n) in depths {
+            if n <= budget {
+                let t = std::time::Instant::now();
+                assert_eq!(m.perft(Rule::Displacement, d), n, "model D{d} of {fen}");
+                eprintln!("model agrees: D{d} {n} of {fen} ({:.1?})", t.elapsed());
+            }
+        }
+    }
+}

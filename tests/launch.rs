@@ -275,6 +275,13 @@ fn capture_flag_la_r1() {
     for fen in [fen, START, EXTRA[3], EXTRA[7]] {
         cross_check_in(rules, Rule::Relocation(reading), fen);
     }
+    // never onto the enemy King
+    let fen = "8/8/8/8/1k6/8/3P4/3QK3 w - - 0 1";
+    let mut p = Position::from_fen(rules, fen).expect("FEN");
+    let specials = special_strings(&mut p);
+    assert!(specials.contains(&"d1d2,d2f4".to_string()));
+    assert!(!specials.contains(&"d1d2,d2b4".to_string()));
+    cross_check_in(rules, Rule::Relocation(reading), fen);
     // the count agrees with the list, captures included
     for_random_positions(rules, 4, 60, 0x5DEE_CE66_D1CE_4E5B, |p| {
         let mut list = MoveList::new();
@@ -319,5 +326,26 @@ fn perft_file_agrees_with_the_model() {
             }
         }
         cross_check(V, Rule::Launch, &fen);
+    }
+}
+
+/// Every count of the perft suite by the model (slow: minutes; run with `--ignored`).
+#[test]
+#[ignore]
+fn model_perft_of_the_whole_suite() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/perft/launch.epd");
+    let budget: u64 = std::env::var("MODEL_PERFT_BUDGET")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(u64::MAX);
+    for (fen, depths) in read_epd(path) {
+        let m = M::from_fen(&fen);
+        for (d, n) in depths {
+            if n <= budget {
+                let t = std::time::Instant::now();
+                assert_eq!(m.perft(Rule::Launch, d), n, "model D{d} of {fen}");
+                eprintln!("model agrees: D{d} {n} of {fen} ({:.1?})", t.elapsed());
+            }
+        }
     }
 }

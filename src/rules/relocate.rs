@@ -21,7 +21,7 @@
 //! | `relocationSameType`: B may be of A's type | `false` (BU-1) | `false` (DI-1) | `true` |
 //! | `relocationInCheck`: `allowed`, `kingNotRelocated`, `forbidden` | `kingNotRelocated` (BU-4) | `forbidden` (DI-4) | `allowed` |
 //! | `relocationPawnBackward`: a relocated pawn may move backward | `false` (BU-3) | `true` (DI-3) | `false` (LA-R2) |
-//! | `relocationCapture`: the launched man may land on an enemy man (launch only) | | | `false` (LA-R1, a flag) |
+//! | `relocationCapture`: the launched man may land on an enemy man, not the King (launch only) | | | `false` (LA-R1, a flag) |
 //!
 //! Common to all (§0.2-§0.5, README rulings): approach is a standard move geometry onto the
 //! friend (pieces by their capture geometry, sliders over empty squares); a pawn never stands on
@@ -586,7 +586,12 @@ impl Relocate {
                 } else {
                     ORTHOGONAL_TWO[s.index()]
                 };
-                let open = if self.capture { !pos.pieces(us) } else { !occ };
+                // never onto the enemy King: capturing it is no chess move
+                let open = if self.capture {
+                    !pos.pieces(us) & !pos.pieces_of(us.flip(), PieceType::KING)
+                } else {
+                    !occ
+                };
                 leaps & open
             }
         };

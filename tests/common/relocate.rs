@@ -130,7 +130,9 @@ impl M {
                     if !on(t) {
                         continue;
                     }
-                    let capture = r.capture && self.enemy(t);
+                    // the King is never captured (no chess move takes it)
+                    let capture =
+                        r.capture && self.enemy(t) && !self.at(t).eq_ignore_ascii_case(&'K');
                     if !gone.empty(t) && !capture {
                         continue;
                     }
