@@ -674,7 +674,8 @@ impl Relocate {
 
     /// Whether the route `r` is the move it stands for (README ruling 2): not a null move, and
     /// no other route, nor an ordinary move, with the same effect is spelled before it.
-    fn keep(&self, pos: &Position, in_check: bool, r: Route) -> bool {
+    /// `partners[sq]`: [`Self::partners`] of each of our men, for the reverse of a swap.
+    fn keep(&self, pos: &Position, in_check: bool, partners: &[Bitboard; 64], r: Route) -> bool {
         let (a, b) = (pos.piece_at(r.o), pos.piece_at(r.s));
         let s_unchanged = r.ta == b.kind();
         if r.t != r.o {
@@ -683,8 +684,12 @@ impl Relocate {
         let o_unchanged = r.tb == a.kind();
         match (s_unchanged, o_unchanged) {
             (true, true) => false,
+            // the reverse route puts the same men on the same squares as this one, so the end
+            // types already hold: B must approach `o` and may put A on `s`
             (false, false) => {
-                !(name_before(r.s, r.o) && self.route_ok(pos, in_check, r.reversed()))
+                !(name_before(r.s, r.o)
+                    && partners[r.s.index()].has(r.o)
+                    && self.dests(pos, b, r.s, r.o, a).has(r.s))
             }
             _ => self.first_of_one_change_swaps(pos, in_check, r),
         }
@@ -758,9 +763,13 @@ impl Relocate {
             return;
         };
         let us = pos.side_to_move();
+        let mut partners = [Bitboard::EMPTY; 64];
+        for o in pos.pieces(us) {
+            partners[o.index()] = self.partners(pos, o, pos.piece_at(o), barred);
+        }
         for o in pos.pieces(us) {
             let a = pos.piece_at(o);
-            for s in self.partners(pos, o, a, barred) {
+            for s in partners[o.index()] {
                 let b = pos.piece_at(s);
                 let ts = self.dests(pos, a, o, s, b);
                 if ts.is_empty() {
@@ -776,7 +785,7 @@ impl Relocate {
                     for t in single {
                         for_each_end_type(pos, b, t, |tb| {
                             let r = Route { o, s, t, ta, tb };
-                            if self.keep(pos, in_check, r) {
+                            if self.keep(pos, in_check, &partners, r) {
                                 sink.route(pos, r);
                             }
                         });
