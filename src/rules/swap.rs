@@ -232,11 +232,14 @@ impl Mechanic for Swap {
         if self.then_move {
             return Some(self.count_redeployments(pos, masks));
         }
-        let mut n = 0;
-        self.each_move(pos, |_| n += 1);
-        if n == 0 || !masks.test_all() {
+        if !masks.test_all() {
             // a swap changes no occupancy and captures nothing: legal unless in check
-            return Some(if masks.target == Bitboard::FULL { n } else { 0 });
+            if masks.target != Bitboard::FULL {
+                return Some(0);
+            }
+            let mut n = 0;
+            self.each_move(pos, |_| n += 1);
+            return Some(n);
         }
         let mut list = MoveList::new();
         self.each_move(pos, |m| list.push(m));
@@ -582,16 +585,25 @@ fn swaps(
 /// (CT-1, CT-2: a friendly man reaching both squares; the man itself included).
 #[inline]
 fn guarded_partners(pos: &Position) -> [Bitboard; 64] {
-    use super::relocation::{approach_targets, PawnApproach};
+    let rules = pos.rules();
     let us = pos.side_to_move();
-    let swappable = pos.pieces(us) & !pos.pieces_of(us, PieceType::KING);
+    let own = pos.pieces(us);
+    let swappable = own & !pos.pieces_of(us, PieceType::KING);
+    let occ = pos.occupied();
     let mut partners = [Bitboard::EMPTY; 64];
-    for c in pos.pieces(us) {
-        // §0.2 reach: the capture geometry; a pawn guards its diagonal forward squares only
-        let guarded = approach_targets(pos, c, PawnApproach::DIAGONAL) & swappable;
-        if guarded.more_than_one() {
-            for x in guarded {
-                partners[x.index()] |= guarded;
+    for t in types_of(rules.type_mask) {
+        let catalysts = pos.pieces_of(us, t);
+        if catalysts.is_empty() {
+            continue;
+        }
+        let Some(def) = rules.piece(t) else { continue };
+        for c in catalysts {
+            // §0.2 reach: the capture geometry (a pawn's: its diagonal forward squares)
+            let guarded = def.moves.capture_targets(us, c, occ, rules.board) & swappable;
+            if guarded.more_than_one() {
+                for x in guarded {
+                    partners[x.index()] |= guarded;
+                }
             }
         }
     }

@@ -949,9 +949,8 @@ pub fn result_key(rule: Rule) -> fn(&str) -> String {
 /// [`engine_children`], results keyed by `key` of their FEN.
 pub fn engine_children_keyed(
     p: &mut Position,
-    key: fn(&str) -> String,
+    key_of: fn(&str) -> String,
 ) -> BTreeMap<String, String> {
-    let fen4 = key;
     assert_generated_once(p);
     let before = p.fen();
     let key = p.key();
@@ -962,7 +961,7 @@ pub fn engine_children_keyed(
         let s = move_to_string(p, m).to_string();
         p.make(m);
         assert_eq!(p.compute_key(), p.key(), "key drift after {s}");
-        let f = fen4(&p.fen());
+        let f = key_of(&p.fen());
         p.unmake();
         assert_eq!(p.fen(), before, "unmake of {s}");
         assert_eq!(p.key(), key, "key after unmake of {s}");
@@ -978,8 +977,8 @@ pub fn engine_children_keyed(
 pub fn cross_check(variant: &str, rule: Rule, fen: &str) {
     let mut p = pos(variant, fen);
     let model = M::from_fen(fen);
-    let fen4 = result_key(rule);
-    let mine = engine_children_keyed(&mut p, fen4);
+    let key_of = result_key(rule);
+    let mine = engine_children_keyed(&mut p, key_of);
     let theirs = model.children(rule);
     let a: BTreeSet<&String> = mine.keys().collect();
     let b: BTreeSet<&String> = theirs.keys().collect();
@@ -998,8 +997,8 @@ pub fn cross_check(variant: &str, rule: Rule, fen: &str) {
     for &m in list.iter() {
         let s = move_to_string(&p, m).to_string();
         p.make(m);
-        let f = fen4(&p.fen());
-        let mine2: BTreeSet<String> = engine_children_keyed(&mut p, fen4).into_keys().collect();
+        let f = key_of(&p.fen());
+        let mine2: BTreeSet<String> = engine_children_keyed(&mut p, key_of).into_keys().collect();
         p.unmake();
         let theirs2: BTreeSet<String> = theirs[&f].children(rule).into_keys().collect();
         assert_eq!(
