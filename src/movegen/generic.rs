@@ -206,21 +206,19 @@ impl<J: LeafJudge> PseudoSink for Counter<'_, J> {
     #[inline]
     fn targets(&mut self, pos: &Position, from: Square, tos: Bitboard) {
         if self.king == Some(from) {
-            if J::ALL {
-                for to in tos {
-                    if !king_step_exposes(pos, from, to, self.enemy_types) {
-                        self.legal += 1;
-                    }
+            let mut safe = Bitboard::EMPTY;
+            for to in tos {
+                match king_step_exposes(pos, from, to, self.enemy_types) {
+                    Some(false) => safe |= to.bb(),
+                    Some(true) => {}
+                    None => self.to_test.push(Move::normal(from, to)),
                 }
-            } else {
-                let mut safe = Bitboard::EMPTY;
-                for to in tos {
-                    if !king_step_exposes(pos, from, to, self.enemy_types) {
-                        safe |= to.bb();
-                    }
-                }
-                self.legal += self.judge.count(pos, from, safe);
             }
+            self.legal += if J::ALL {
+                safe.count() as usize
+            } else {
+                self.judge.count(pos, from, safe)
+            };
         } else if self.test_from.has(from) {
             self.to_test.targets(pos, from, tos);
         } else {
@@ -684,23 +682,24 @@ fn needs_test(m: Move, test_from: Bitboard, test_to: Bitboard) -> bool {
 }
 
 /// Whether `m` leaves the mover's king exposed: played and tested, except that a step of the
-/// side's only king is tested on the board as it would be after the move (under the ordinary
-/// check relation; a mechanic's is tested by playing).
+/// side's only king is tested on the board as it would be after the move (where the variant's
+/// check relation can be judged so).
 #[inline]
 fn exposes(pos: &mut Position, m: Move, enemy_types: u16) -> bool {
     if m.kind() == MoveKind::Normal && single_king(pos) == Some(m.from()) {
-        return king_step_exposes(pos, m.from(), m.to(), enemy_types);
+        if let Some(exposed) = king_step_exposes(pos, m.from(), m.to(), enemy_types) {
+            return exposed;
+        }
     }
     exposes_when_played(pos, m)
 }
 
 /// The side to move's only king, whose steps are tested on the board as it would be after the
-/// step: `None` without a single king, or where a mechanic's check relation decides.
+/// step: `None` without a single king.
 #[inline(always)]
 fn single_king(pos: &Position) -> Option<Square> {
     let kings = pos.pieces_of(pos.side_to_move(), PieceType::KING);
-    (kings.any() && !kings.more_than_one() && !pos.mechanics().uses(Hooks::CHECK))
-        .then(|| kings.lsb())
+    (kings.any() && !kings.more_than_one()).then(|| kings.lsb())
 }
 
 /// Whether the pseudo-legal move `m` is legal under the ordinary rules (the mover's king not
@@ -721,8 +720,9 @@ fn exposes_when_played(pos: &mut Position, m: Move) -> bool {
 
 /// [`leaves_king_exposed`] after the only king of the side to move went from `from` to `to`
 /// (capturing what stood there), computed without playing the move. `enemy_types` holds the
-/// enemy's piece types.
-fn king_step_exposes(pos: &Position, from: Square, to: Square, enemy_types: u16) -> bool {
+/// enemy's piece types. `None` when a mechanic's check relation cannot be judged so (the step
+/// is then played).
+fn king_step_exposes(pos: &Position, from: Square, to: Square, enemy_types: u16) -> Option<bool> {
     let rules = pos.rules();
     let them = pos.side_to_move().flip();
     let occ = (pos.occupied() ^ from.bb()) | to.bb();
@@ -732,11 +732,17 @@ fn king_step_exposes(pos: &Position, from: Square, to: Square, enemy_types: u16)
         if other.any() && !other.more_than_one() {
             let k = other.lsb();
             if k.file() == to.file() && (between(k, to) & occ).is_empty() {
-                return true;
+                return Some(true);
             }
         }
     }
-    rules.checking && attacked_by(pos, to, them, enemy, enemy_types, occ)
+    if !rules.checking {
+        return Some(false);
+    }
+    match pos.mechanics().checker() {
+        Some(checker) => checker.attacked_with(pos, to, them, occ, to.bb()),
+        None => Some(attacked_by(pos, to, them, enemy, enemy_types, occ)),
+    }
 }
 
 /// Legal moves, generically: the moves legal under the ordinary rules, less those the

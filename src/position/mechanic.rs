@@ -180,6 +180,20 @@ pub trait Mechanic: AsAny + Send + Sync + 'static {
         false
     }
 
+    /// Whether `sq` is attacked by `by` under its check relation (Hooks::CHECK) on the board as
+    /// it would be with occupancy `occ` and the men on `removed` gone: a King's step judged
+    /// without playing it. `None`: it cannot say, and the step is played and tested.
+    fn attacked_with(
+        &self,
+        _pos: &Position,
+        _sq: Square,
+        _by: Color,
+        _occ: Bitboard,
+        _removed: Bitboard,
+    ) -> Option<bool> {
+        None
+    }
+
     /// How its check relation (Hooks::CHECK) widens the generic legality shortcut of the side to
     /// move, computed with the ordinary relation: adds squares whose men's moves must be played
     /// and tested. `false`: every move must be (the default).
@@ -298,17 +312,6 @@ impl ShortcutMasks {
     #[inline(always)]
     pub fn test_all(&self) -> bool {
         self.test_from == Bitboard::FULL
-    }
-
-    /// Whether a move emptying `from` and filling `to` (see the type) is legal without a test:
-    /// `Some(legal)`, or `None` when it must be played and tested.
-    #[inline(always)]
-    pub fn judge(&self, from: Square, to: Square) -> Option<bool> {
-        if self.test_from.has(from) || self.test_to.has(to) {
-            None
-        } else {
-            Some(self.target.has(to))
-        }
     }
 }
 

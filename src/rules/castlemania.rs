@@ -26,6 +26,7 @@
 //! `l` emptied, L on `h+d`.
 
 use super::relocation::end_types;
+use crate::geometry::attacks::{queen_attacks, TABLES};
 use crate::geometry::{Bitboard, Square};
 use crate::movegen::generic::legal_when_played;
 use crate::movegen::{in_check, is_attacked};
@@ -64,18 +65,6 @@ fn build(
     }
     Ok(Some(Box::new(Castlemania)))
 }
-
-/// The eight line directions.
-const DIRECTIONS: [(i8, i8); 8] = [
-    (1, 0),
-    (-1, 0),
-    (0, 1),
-    (0, -1),
-    (1, 1),
-    (1, -1),
-    (-1, 1),
-    (-1, -1),
-];
 
 /// A man's rank for castling (CM-1), `None` for types outside the scale.
 #[inline(always)]
@@ -227,9 +216,22 @@ impl Mechanic for Castlemania {
 fn each_castling(pos: &Position, mut out: impl FnMut(Castling, Option<PieceType>)) {
     let rules = pos.rules();
     let us = pos.side_to_move();
-    let own = pos.pieces(us);
-    let empty = rules.board & !pos.occupied();
+    let own = pos.pieces(us) & rules.board;
+    let occ = pos.occupied();
     let back = super::back_ranks(pos);
+    // own men below each rank (CM-1)
+    let mut below = [Bitboard::EMPTY; 7];
+    for t in [
+        PieceType::PAWN,
+        PieceType::KNIGHT,
+        PieceType::BISHOP,
+        PieceType::ROOK,
+        PieceType::QUEEN,
+        PieceType::KING,
+    ] {
+        let r = rank_of(t).unwrap_or(0) as usize;
+        below[r + 1] = below[r] | pos.pieces_of(us, t);
+    }
     // the King's conditions, asked only when a King can castle
     let mut king_may: Option<bool> = None;
     for h in own {
@@ -237,51 +239,32 @@ fn each_castling(pos: &Position, mut out: impl FnMut(Castling, Option<PieceType>
         let Some(rank_h) = rank_of(high.kind()) else {
             continue;
         };
-        if rank_h == 0 {
-            continue;
-        }
-        for (df, dr) in DIRECTIONS {
-            let Some(c) = partner(pos, h, (df, dr), empty) else {
+        // the first man on each line from h, three or four steps away: two or three empty
+        // squares between
+        let ring = TABLES.within[4][h.index()] & !TABLES.within[2][h.index()];
+        let partners = queen_attacks(h, occ) & ring & below[rank_h as usize] & own;
+        for l in partners {
+            let (df, dr) = super::relocation::direction(h, l);
+            let (Some(h1), Some(h2)) = (h.offset(df, dr), h.offset(2 * df, 2 * dr)) else {
                 continue;
             };
-            let low = pos.piece_at(c.l);
-            if !own.has(c.l) || rank_of(low.kind()).is_none_or(|r| r >= rank_h) {
-                continue;
-            }
-            if !rules.region(us, high.kind()).has(c.h2)
-                || (low.kind() == PieceType::PAWN && back.has(c.h1))
+            let c = Castling { h, h1, h2, l };
+            let low = pos.piece_at(l);
+            if !rules.region(us, high.kind()).has(h2)
+                || (low.kind() == PieceType::PAWN && back.has(h1))
             {
                 continue;
             }
             if high.kind() == PieceType::KING {
                 // CM-3: not in check, not over an attacked square (tested before the move)
                 let may = *king_may.get_or_insert_with(|| !in_check(pos));
-                if !may || is_attacked(pos, c.h1, us.flip()) {
+                if !may || is_attacked(pos, h1, us.flip()) {
                     continue;
                 }
             }
-            for &t in end_types(pos, low, c.h1).as_slice() {
+            for &t in end_types(pos, low, h1).as_slice() {
                 out(c, (t != low.kind()).then_some(t));
             }
         }
     }
-}
-
-/// The castling of the man on `h` along `d`: two empty squares, then a man (two between), or
-/// three empty squares, then a man (three between). `None` if neither.
-#[inline(always)]
-fn partner(pos: &Position, h: Square, d: (i8, i8), empty: Bitboard) -> Option<Castling> {
-    let h1 = h.offset(d.0, d.1).filter(|s| empty.has(*s))?;
-    let h2 = h1.offset(d.0, d.1).filter(|s| empty.has(*s))?;
-    let third = h2.offset(d.0, d.1).filter(|s| pos.rules().board.has(*s))?;
-    let l = if empty.has(third) {
-        third
-            .offset(d.0, d.1)
-            .filter(|s| pos.rules().board.has(*s))?
-    } else {
-        third
-    };
-    pos.piece_at(l)
-        .is_some()
-        .then_some(Castling { h, h1, h2, l })
 }

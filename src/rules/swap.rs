@@ -42,7 +42,7 @@
 //!   from `x`, to `y`, payload `t` (bits 0-5).
 
 use super::relocation::own_first_rank;
-use crate::geometry::attacks::between;
+use crate::geometry::attacks::{between, bishop_attacks, rook_attacks, TABLES};
 use crate::geometry::{Bitboard, Color, Square};
 use crate::movegen::generic::legal_when_played;
 use crate::moves::{Move, MoveList, MoveText};
@@ -232,11 +232,14 @@ impl Mechanic for Swap {
         if self.then_move {
             return Some(self.count_redeployments(pos, masks));
         }
-        let mut n = 0;
-        self.each_move(pos, |_| n += 1);
-        if n == 0 || !masks.test_all() {
+        if !masks.test_all() {
             // a swap changes no occupancy and captures nothing: legal unless in check
-            return Some(if masks.target == Bitboard::FULL { n } else { 0 });
+            if masks.target != Bitboard::FULL {
+                return Some(0);
+            }
+            let mut n = 0;
+            self.each_move(pos, |_| n += 1);
+            return Some(n);
         }
         let mut list = MoveList::new();
         self.each_move(pos, |m| list.push(m));
@@ -244,7 +247,20 @@ impl Mechanic for Swap {
     }
 
     fn attacked(&self, pos: &Position, sq: Square, by: Color) -> bool {
-        crate::position::is_attacked(pos, sq, by) || self.swap_attacked(pos, sq, by)
+        let partners = self.partner_squares(pos, by);
+        attacked_from(pos, sq, by, partners, pos.occupied(), Bitboard::FULL)
+    }
+
+    fn attacked_with(
+        &self,
+        pos: &Position,
+        sq: Square,
+        by: Color,
+        occ: Bitboard,
+        removed: Bitboard,
+    ) -> Option<bool> {
+        let partners = self.partner_squares(pos, by) & !removed;
+        Some(attacked_from(pos, sq, by, partners, occ, !removed))
     }
 
     fn shortcut(&self, pos: &Position, masks: &mut ShortcutMasks) -> bool {
@@ -374,15 +390,19 @@ impl Swap {
         let mut n = 0;
         let mut doubtful = MoveList::new();
         let (target, test_to, test_from) = (masks.target, masks.test_to, masks.test_from);
-        redeployment_sets(pos, |x, y, tos| {
+        redeployment_sets(pos, |xs, y, tos| {
             if test_from.has(y) {
-                for t in tos {
-                    doubtful.push(Move::special(x, y, t.raw() as u32, None));
+                for x in xs {
+                    for t in tos {
+                        doubtful.push(Move::special(x, y, t.raw() as u32, None));
+                    }
                 }
             } else {
-                n += (tos & target & !test_to).count() as usize;
-                for t in tos & test_to {
-                    doubtful.push(Move::special(x, y, t.raw() as u32, None));
+                n += xs.count() as usize * (tos & target & !test_to).count() as usize;
+                for x in xs {
+                    for t in tos & test_to {
+                        doubtful.push(Move::special(x, y, t.raw() as u32, None));
+                    }
                 }
             }
         });
@@ -392,31 +412,19 @@ impl Swap {
             .count()
     }
 
-    /// RE-4: whether a man of `by` on its first rank attacks `sq` from the square of another
-    /// non-King man of `by` on that rank of a different type (the board's occupancy: a swap
-    /// does not change it). Nothing while `by` may not swap (its flag).
-    fn swap_attacked(&self, pos: &Position, sq: Square, by: Color) -> bool {
+    /// The men of `by` that may swap under RE-4, on its first rank: none while `by` may not
+    /// swap next (its flag).
+    #[inline]
+    fn partner_squares(&self, pos: &Position, by: Color) -> Bitboard {
         if self.flagged(pos, by) {
-            return false;
+            return Bitboard::EMPTY;
         }
         let men = first_rank_men(pos, by);
-        if !men.more_than_one() {
-            return false;
+        if men.more_than_one() {
+            men
+        } else {
+            Bitboard::EMPTY
         }
-        let rules = pos.rules();
-        let occ = pos.occupied();
-        for t in types_of(rules.type_mask) {
-            let of_type = men & pos.kind(t);
-            let others = men & !of_type;
-            if of_type.is_empty() || others.is_empty() {
-                continue;
-            }
-            let Some(def) = rules.piece(t) else { continue };
-            if def.moves.attacks_from_any(by, others, sq, occ, rules.board) {
-                return true;
-            }
-        }
-        false
     }
 
     /// The legality shortcut under RE-4 (`Mechanic::shortcut`): the enemy's swap attackers are
@@ -430,41 +438,111 @@ impl Swap {
         let Some(k) = pos.king_square(us) else {
             return false;
         };
-        if self.flagged(pos, them) {
-            return true;
-        }
-        let men = first_rank_men(pos, them);
-        if !men.more_than_one() {
+        let partners = self.partner_squares(pos, them);
+        if partners.is_empty() {
             return true;
         }
         let rules = pos.rules();
         let occ = pos.occupied();
-        let ours = pos.pieces(us);
+        // in check through a swap: everything is tested
+        if attacked_from(pos, k, them, partners, occ, Bitboard::EMPTY) {
+            return false;
+        }
+        let theirs = pos.pieces(them);
+        // the first enemy man on each line from the King, seen through our men
+        let (orth_x, diag_x) = (rook_attacks(k, theirs), bishop_attacks(k, theirs));
+        let mut snipers = Bitboard::EMPTY;
         for t in types_of(rules.type_mask) {
-            let of_type = men & pos.kind(t);
-            let others = men & !of_type;
-            if of_type.is_empty() || others.is_empty() {
+            let squares = swap_squares(pos, t, partners);
+            if squares.is_empty() {
                 continue;
             }
             let Some(def) = rules.piece(t) else { continue };
             let moves = &def.moves;
-            if moves.has_rays() || moves.attacks_from_any(them, others, k, occ, rules.board) {
+            if moves.has_rays() {
                 return false;
             }
-            let (orth, diag) = (moves.rook_capture.is_some(), moves.bishop_capture.is_some());
-            for y in others {
-                let straight = y.file() == k.file() || y.rank() == k.rank();
-                let diagonal = (y.file() - k.file()).abs() == (y.rank() - k.rank()).abs();
-                if (straight && orth) || (diagonal && diag) {
-                    let screen = between(k, y) & occ;
-                    if !screen.more_than_one() {
-                        masks.test_from |= screen & ours;
-                    }
-                }
+            if moves.rook_capture.is_some() {
+                snipers |= orth_x & squares;
+            }
+            if moves.bishop_capture.is_some() {
+                snipers |= diag_x & squares;
+            }
+        }
+        let ours = pos.pieces(us);
+        for s in snipers {
+            let screen = between(k, s) & occ;
+            if !screen.more_than_one() {
+                masks.test_from |= screen & ours;
             }
         }
         true
     }
+}
+
+/// The squares from which a man of type `t` attacks through a swap, given `partners` (the
+/// first-rank men that may swap): the squares of the partners of other types, when a man of type
+/// `t` is among them.
+#[inline(always)]
+fn swap_squares(pos: &Position, t: PieceType, partners: Bitboard) -> Bitboard {
+    let of_type = partners & pos.kind(t);
+    if of_type.is_empty() {
+        Bitboard::EMPTY
+    } else {
+        partners & !of_type
+    }
+}
+
+/// Whether `by` attacks `sq` with occupancy `occ`: the men of `by` on `present` from their own
+/// squares and, for each type among `partners`, from the squares of the partners of other
+/// types (RE-4). One pass over the types, each slider lookup done once.
+#[inline]
+fn attacked_from(
+    pos: &Position,
+    sq: Square,
+    by: Color,
+    partners: Bitboard,
+    occ: Bitboard,
+    present: Bitboard,
+) -> bool {
+    let rules = pos.rules();
+    let mut orth: Option<Bitboard> = None;
+    let mut diag: Option<Bitboard> = None;
+    for t in types_of(rules.type_mask) {
+        let from = (pos.pieces_of(by, t) & present) | swap_squares(pos, t, partners);
+        if from.is_empty() {
+            continue;
+        }
+        let Some(def) = rules.piece(t) else { continue };
+        let m = &def.moves;
+        if (m.leap_capture_from[by.index()][sq.index()] & from).any() {
+            return true;
+        }
+        if m.has_rays() {
+            if m.attacks_from_any(by, from, sq, occ, rules.board) {
+                return true;
+            }
+            continue;
+        }
+        let near = if m.no_adjacent_capture {
+            from & !TABLES.king[sq.index()]
+        } else {
+            from
+        };
+        if let Some(slide) = m.rook_capture {
+            let att = *orth.get_or_insert_with(|| rook_attacks(sq, occ));
+            if (slide.reach(att, sq) & near).any() {
+                return true;
+            }
+        }
+        if let Some(slide) = m.bishop_capture {
+            let att = *diag.get_or_insert_with(|| bishop_attacks(sq, occ));
+            if (slide.reach(att, sq) & near).any() {
+                return true;
+            }
+        }
+    }
+    false
 }
 
 /// Each pair of `men` (the first on the ASCII-smaller square) whose partners (`partners_of`)
@@ -507,27 +585,37 @@ fn swaps(
 /// (CT-1, CT-2: a friendly man reaching both squares; the man itself included).
 #[inline]
 fn guarded_partners(pos: &Position) -> [Bitboard; 64] {
-    use super::relocation::{approach_targets, PawnApproach};
+    let rules = pos.rules();
     let us = pos.side_to_move();
-    let swappable = pos.pieces(us) & !pos.pieces_of(us, PieceType::KING);
+    let own = pos.pieces(us);
+    let swappable = own & !pos.pieces_of(us, PieceType::KING);
+    let occ = pos.occupied();
     let mut partners = [Bitboard::EMPTY; 64];
-    for c in pos.pieces(us) {
-        // §0.2 reach: the capture geometry; a pawn guards its diagonal forward squares only
-        let guarded = approach_targets(pos, c, PawnApproach::DIAGONAL) & swappable;
-        if guarded.more_than_one() {
-            for x in guarded {
-                partners[x.index()] |= guarded;
+    for t in types_of(rules.type_mask) {
+        let catalysts = pos.pieces_of(us, t);
+        if catalysts.is_empty() {
+            continue;
+        }
+        let Some(def) = rules.piece(t) else { continue };
+        for c in catalysts {
+            // §0.2 reach: the capture geometry (a pawn's: its diagonal forward squares)
+            let guarded = def.moves.capture_targets(us, c, occ, rules.board) & swappable;
+            if guarded.more_than_one() {
+                for x in guarded {
+                    partners[x.index()] |= guarded;
+                }
             }
         }
     }
     partners
 }
 
-/// Each redeployment of the side to move as `(x, y, targets)`: X on `x` swaps with Y on `y` (both
-/// on the first rank, different types, no King) and may then go from `y` to each square of
-/// `targets` with an ordinary move (the occupancy is the board's: the swap keeps it).
+/// The redeployments of the side to move as `(xs, y, targets)`: each man X of one type on a
+/// square of `xs` swaps with Y on `y` (both on the first rank, different types, no King) and may
+/// then go from `y` to each square of `targets` with an ordinary move (the occupancy is the
+/// board's: the swap keeps it). Men of one type share their targets from `y`.
 #[inline]
-fn redeployment_sets(pos: &Position, mut out: impl FnMut(Square, Square, Bitboard)) {
+fn redeployment_sets(pos: &Position, mut out: impl FnMut(Bitboard, Square, Bitboard)) {
     let rules = pos.rules();
     let us = pos.side_to_move();
     let men = first_rank_men(pos, us);
@@ -536,15 +624,18 @@ fn redeployment_sets(pos: &Position, mut out: impl FnMut(Square, Square, Bitboar
     }
     let occ = pos.occupied();
     let enemy = pos.pieces(us.flip()) & !immune(pos);
-    for x in men {
-        let t = pos.piece_at(x).kind();
+    for t in types_of(rules.type_mask) {
+        let xs = men & pos.kind(t);
+        if xs.is_empty() {
+            continue;
+        }
         let Some(def) = rules.piece(t) else { continue };
         let region = rules.region(us, t);
-        for y in men & !pos.pieces_of(us, t) {
+        for y in men & !xs {
             let (quiet, caps) = def.moves.targets(us, y, occ, rules.board);
             let tos = (quiet | (caps & enemy)) & region;
             if tos.any() {
-                out(x, y, tos);
+                out(xs, y, tos);
             }
         }
     }
@@ -553,9 +644,11 @@ fn redeployment_sets(pos: &Position, mut out: impl FnMut(Square, Square, Bitboar
 /// Each redeployment of the side to move as `(x, y, t)`.
 #[inline]
 fn redeployments(pos: &Position, mut out: impl FnMut(Square, Square, Square)) {
-    redeployment_sets(pos, |x, y, tos| {
-        for t in tos {
-            out(x, y, t);
+    redeployment_sets(pos, |xs, y, tos| {
+        for x in xs {
+            for t in tos {
+                out(x, y, t);
+            }
         }
     });
 }

@@ -989,9 +989,8 @@ pub fn result_key(rule: Rule) -> fn(&str) -> String {
 /// [`engine_children`], results keyed by `key` of their FEN.
 pub fn engine_children_keyed(
     p: &mut Position,
-    key: fn(&str) -> String,
+    key_of: fn(&str) -> String,
 ) -> BTreeMap<String, String> {
-    let fen4 = key;
     assert_generated_once(p);
     let before = p.fen();
     let key = p.key();
@@ -1002,7 +1001,7 @@ pub fn engine_children_keyed(
         let s = move_to_string(p, m).to_string();
         p.make(m);
         assert_eq!(p.compute_key(), p.key(), "key drift after {s}");
-        let f = fen4(&p.fen());
+        let f = key_of(&p.fen());
         p.unmake();
         assert_eq!(p.fen(), before, "unmake of {s}");
         assert_eq!(p.key(), key, "key after unmake of {s}");
@@ -1029,8 +1028,8 @@ pub fn cross_check_rules(rules: &'static chimera::position::Variant, rule: Rule,
 pub fn cross_check_in(rules: &'static chimera::position::Variant, rule: Rule, fen: &str) {
     let mut p = Position::from_fen(rules, fen).expect("valid FEN");
     let model = M::from_fen(fen);
-    let fen4 = result_key(rule);
-    let mine = engine_children_keyed(&mut p, fen4);
+    let key_of = result_key(rule);
+    let mine = engine_children_keyed(&mut p, key_of);
     let theirs = model.children(rule);
     let a: BTreeSet<&String> = mine.keys().collect();
     let b: BTreeSet<&String> = theirs.keys().collect();
@@ -1049,8 +1048,8 @@ pub fn cross_check_in(rules: &'static chimera::position::Variant, rule: Rule, fe
     for &m in list.iter() {
         let s = move_to_string(&p, m).to_string();
         p.make(m);
-        let f = fen4(&p.fen());
-        let mine2: BTreeSet<String> = engine_children_keyed(&mut p, fen4).into_keys().collect();
+        let f = key_of(&p.fen());
+        let mine2: BTreeSet<String> = engine_children_keyed(&mut p, key_of).into_keys().collect();
         p.unmake();
         let theirs2: BTreeSet<String> = theirs[&f].children(rule).into_keys().collect();
         assert_eq!(
