@@ -36,15 +36,34 @@ fn attacked_by(
     types: u16,
     occ: Bitboard,
 ) -> bool {
+    attacked_from_squares(pos, sq, by, types, occ, |t| pos.kind(t) & men)
+}
+
+/// Whether a man of `by` of one of `types`, standing on the squares `from(t)` gives for its
+/// type `t`, attacks `sq` when the occupancy is `occ` (each slider lookup done once for all
+/// types). The squares need not hold such men: a mechanic's relation may let a man attack
+/// from another man's square (Redeployment's swaps).
+#[inline]
+pub fn attacked_from_squares(
+    pos: &Position,
+    sq: Square,
+    by: Color,
+    types: u16,
+    occ: Bitboard,
+    mut from: impl FnMut(PieceType) -> Bitboard,
+) -> bool {
     let rules = pos.rules();
     let mut orth: Option<Bitboard> = None;
     let mut diag: Option<Bitboard> = None;
     for t in types_of(types) {
-        let of_type = pos.kind(t) & men;
+        let of_type = from(t);
         if of_type.is_empty() {
             continue;
         }
-        let m = &rules.piece(t).expect("type in use").moves;
+        let Some(def) = rules.piece(t) else {
+            continue;
+        };
+        let m = &def.moves;
         if (m.leap_capture_from[by.index()][sq.index()] & of_type).any() {
             return true;
         }

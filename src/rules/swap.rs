@@ -42,9 +42,9 @@
 //!   from `x`, to `y`, payload `t` (bits 0-5).
 
 use super::relocation::own_first_rank;
-use crate::geometry::attacks::{between, bishop_attacks, rook_attacks, TABLES};
+use crate::geometry::attacks::{between, bishop_attacks, rook_attacks};
 use crate::geometry::{Bitboard, Color, Square};
-use crate::movegen::generic::legal_when_played;
+use crate::movegen::generic::{attacked_from_squares, legal_when_played};
 use crate::moves::{Move, MoveList, MoveText};
 use crate::piece::{Piece, PieceType};
 use crate::position::{
@@ -505,44 +505,9 @@ fn attacked_from(
     occ: Bitboard,
     present: Bitboard,
 ) -> bool {
-    let rules = pos.rules();
-    let mut orth: Option<Bitboard> = None;
-    let mut diag: Option<Bitboard> = None;
-    for t in types_of(rules.type_mask) {
-        let from = (pos.pieces_of(by, t) & present) | swap_squares(pos, t, partners);
-        if from.is_empty() {
-            continue;
-        }
-        let Some(def) = rules.piece(t) else { continue };
-        let m = &def.moves;
-        if (m.leap_capture_from[by.index()][sq.index()] & from).any() {
-            return true;
-        }
-        if m.has_rays() {
-            if m.attacks_from_any(by, from, sq, occ, rules.board) {
-                return true;
-            }
-            continue;
-        }
-        let near = if m.no_adjacent_capture {
-            from & !TABLES.king[sq.index()]
-        } else {
-            from
-        };
-        if let Some(slide) = m.rook_capture {
-            let att = *orth.get_or_insert_with(|| rook_attacks(sq, occ));
-            if (slide.reach(att, sq) & near).any() {
-                return true;
-            }
-        }
-        if let Some(slide) = m.bishop_capture {
-            let att = *diag.get_or_insert_with(|| bishop_attacks(sq, occ));
-            if (slide.reach(att, sq) & near).any() {
-                return true;
-            }
-        }
-    }
-    false
+    attacked_from_squares(pos, sq, by, pos.rules().type_mask, occ, |t| {
+        (pos.pieces_of(by, t) & present) | swap_squares(pos, t, partners)
+    })
 }
 
 /// Each pair of `men` (the first on the ASCII-smaller square) whose partners (`partners_of`)
