@@ -43,8 +43,18 @@ impl TimeManager {
         let left = left.saturating_sub(overhead).max(1);
         let mtg = limits.movestogo.unwrap_or(30).clamp(1, 50) as u64;
         let base = left / mtg + inc * 3 / 4;
-        let soft = base.min(left / 2).max(1);
-        let hard = (base * 4).min(left * 3 / 4).max(soft);
+        // on a low clock a move may use only a share of what is left: with a small increment,
+        // any lag beyond the planned time (the answer's way to the GUI, a busy machine) would
+        // otherwise drain the clock move after move until a move comes too late
+        // (a clock about to be refilled by a time control may be spent more freely)
+        let refill = limits.movestogo.is_some_and(|m| m <= 2);
+        let (soft_cap, hard_cap) = if refill {
+            (left / 2, left * 3 / 4)
+        } else {
+            (left / 8, left / 3)
+        };
+        let soft = base.min(soft_cap).max(1);
+        let hard = (base * 4).min(hard_cap).max(soft);
         TimeManager {
             start,
             soft: Some(Duration::from_millis(soft)),
@@ -109,6 +119,7 @@ mod tests {
         l.movestogo = Some(1);
         let tm = TimeManager::new(&l, Color::White, 10);
         assert!(tm.hard.expect("limited").as_millis() <= 45_000);
+        assert!(tm.hard.expect("limited").as_millis() >= 30_000);
         let l = SearchLimits {
             infinite: true,
             ..Default::default()
@@ -122,5 +133,26 @@ mod tests {
             TimeManager::new(&l, Color::Black, 0).hard,
             Some(Duration::from_millis(100))
         );
+    }
+
+    #[test]
+    fn a_small_increment_never_drains_the_clock() {
+        // the worst case: every move uses its whole hard limit and then 30 ms more (the answer's
+        // way to the GUI on a busy machine), at 5 s + 0.05 s, for 400 moves
+        let (inc, lag) = (50u64, 30u64);
+        let mut left = 5_000u64;
+        for _ in 0..400 {
+            let l = SearchLimits {
+                time: [Some(left), Some(left)],
+                inc: [inc, inc],
+                ..Default::default()
+            };
+            let hard = TimeManager::new(&l, Color::White, 10)
+                .hard
+                .expect("limited");
+            let used = hard.as_millis() as u64 + lag;
+            assert!(used < left, "flagged with {left} ms left, using {used} ms");
+            left = left - used + inc;
+        }
     }
 }
