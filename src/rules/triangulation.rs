@@ -20,7 +20,7 @@
 //! differ in the castling rights they cost or the en-passant target they leave). Each route is
 //! reduced to an exact key of its effect (the changed squares with their new men, the castling
 //! rights afterwards, the en-passant target): the generator keeps one move per key, spelled by
-//! the ASCII-smallest route, and [`is_spelling`] accepts a route whose key is the move's. No
+//! the ASCII-smallest route, and `is_spelling` accepts a route whose key is the move's. No
 //! triangulation equals an ordinary move: it keeps every square occupied, an ordinary move or
 //! castling does not.
 //!
@@ -46,10 +46,12 @@
 //! its square on its second rank leaves a target, never a pawn leaving `e2` while another one
 //! arrives on `e4`.
 //!
-//! Legality without playing ([`count_legal`]): a triangulation keeps the occupancy and moves
-//! no enemy man, so the King's attackers and their lines stay as they were. A triangulation
-//! without the King is legal exactly when the side is not in check; one with the King is legal
-//! when the King's new square is not attacked now.
+//! Leaf counts ([`Triangulation::count_legal`], the `count_own` hook) play nothing. Legality: a
+//! triangulation keeps the occupancy and moves no enemy man, so the King's attackers and their
+//! lines stay as they were; a triangulation without the King is legal exactly when the side is
+//! not in check, one with the King when the King's new square is not attacked now. Identity:
+//! most routes are told apart without a key (`Class`): three types with no possible rotation
+//! are unique, two types with no castling right or e.p. at stake are one swap of two squares.
 
 use crate::geometry::attacks::TABLES;
 use crate::geometry::{Bitboard, Color, Square};
