@@ -20,7 +20,7 @@
 //! differ in the castling rights they cost or the en-passant target they leave). Each route is
 //! reduced to an exact key of its effect (the changed squares with their new men, the castling
 //! rights afterwards, the en-passant target): the generator keeps one move per key, spelled by
-//! the ASCII-smallest route, and [`is_spelling`] accepts a route whose key is the move's. No
+//! the ASCII-smallest route, and `is_spelling` accepts a route whose key is the move's. No
 //! triangulation equals an ordinary move: it keeps every square occupied, an ordinary move or
 //! castling does not.
 //!
@@ -46,11 +46,14 @@
 //! its square on its second rank leaves a target, never a pawn leaving `e2` while another one
 //! arrives on `e4`.
 //!
-//! Legality without playing ([`count_legal`]): a triangulation keeps the occupancy and moves
-//! no enemy man, so the King's attackers and their lines stay as they were. A triangulation
-//! without the King is legal exactly when the side is not in check; one with the King is legal
-//! when the King's new square is not attacked now.
+//! Leaf counts ([`Triangulation::count_legal`], the `count_moves` hook) play nothing. Legality: a
+//! triangulation keeps the occupancy and moves no enemy man, so the King's attackers and their
+//! lines stay as they were; a triangulation without the King is legal exactly when the side is
+//! not in check, one with the King when the King's new square is not attacked now. Identity:
+//! most routes are told apart without a key (`Class`): three types with no possible rotation
+//! are unique, two types with no castling right or e.p. at stake are one swap of two squares.
 
+use crate::geometry::attacks::TABLES;
 use crate::geometry::{Bitboard, Color, Square};
 use crate::movegen::generic::attacked_with;
 use crate::moves::{Move, MoveKind, MoveList, MoveText};
@@ -58,7 +61,7 @@ use crate::piece::{Piece, PieceType};
 use crate::position::{
     EditList, Hooks, Mechanic, MechanicSpec, Position, ShortcutMasks, StateLayout,
 };
-use crate::rules::relocation::{direction, end_types, promo_code, promo_of_code, promotion};
+use crate::rules::relocation::{end_types, own_first_rank, promo_code, promo_of_code, promotion};
 use crate::rules::{parse_legs, rights_lost_at};
 use crate::variant::{IniError, Rules, Section};
 
@@ -154,14 +157,10 @@ fn onto(pos: &Position, man: Piece, from: Square, occ: Bitboard, own: Bitboard) 
     let rules = pos.rules();
     let us = man.color();
     if man.kind() == PieceType::PAWN {
-        let f = us.forward();
-        let mut bb = Bitboard::EMPTY;
-        for df in [-1, 0, 1] {
-            if let Some(t) = from.offset(df, f) {
-                bb |= t.bb();
-            }
-        }
-        return bb & own & rules.board;
+        let straight = from
+            .offset(0, us.forward())
+            .map_or(Bitboard::EMPTY, Square::bb);
+        return (TABLES.pawn[us.index()][from.index()] | straight) & own & rules.board;
     }
     match rules.piece(man.kind()) {
         Some(def) => def.moves.capture_targets(us, from, occ, rules.board) & own,
@@ -172,32 +171,32 @@ fn onto(pos: &Position, man: Piece, from: Square, occ: Bitboard, own: Bitboard) 
 impl Triangulation {
     /// Whether B's direction `d2` may follow A's `d1` (TG-R1, TG-R4).
     #[inline(always)]
-    fn turns(&self, d1: (i8, i8), d2: (i8, i8)) -> bool {
-        d1 != d2 && (self.reversal || d2 != (-d1.0, -d1.1))
+    fn turns(&self, d1: u8, d2: u8) -> bool {
+        d1 != d2 && (self.reversal || d2 != reverse(d1))
     }
 
-    /// Calls `f` for every valid triangle (promotion aside) that has a man on `needed`.
+    /// Calls `f` for every valid triangle (promotion aside).
     #[inline]
-    fn for_each_route(&self, pos: &Position, needed: Bitboard, mut f: impl FnMut(&Route)) {
-        let us = pos.side_to_move();
-        let own = pos.pieces(us);
-        let occ = pos.occupied();
-        for a in own {
+    fn for_each_route(&self, pos: &Position, reach: &Reaches, mut f: impl FnMut(&Route)) {
+        for a in reach.own {
             let man_a = pos.piece_at(a);
-            let own2 = own.without(a);
-            let occ2 = occ.without(a);
-            for b in onto(pos, man_a, a, occ, own) {
+            // no pawn C may be put on its first rank
+            let may_c = if reach.first_rank.has(a) {
+                !reach.pawns
+            } else {
+                Bitboard::FULL
+            };
+            for b in reach.onto[a.index()] {
                 let man_b = pos.piece_at(b);
-                let d1 = direction(a, b);
-                let mut cs = onto(pos, man_b, b, occ2, own2);
-                if !(needed.has(a) || needed.has(b)) {
-                    cs &= needed;
+                let d1 = line_or_leap(a, b);
+                let mut cs = reach.without(pos, b, a) & may_c;
+                if man_a.kind() == man_b.kind() {
+                    // not three of one type (TG-R2)
+                    cs &= !pos.pieces_of(man_a.color(), man_a.kind());
                 }
                 for c in cs {
                     let man_c = pos.piece_at(c);
-                    if !self.turns(d1, direction(b, c))
-                        || (man_a.kind() == man_b.kind() && man_b.kind() == man_c.kind())
-                    {
+                    if !self.turns(d1, line_or_leap(b, c)) {
                         continue;
                     }
                     f(&Route {
@@ -231,24 +230,32 @@ impl Triangulation {
         let occ = pos.occupied();
         let ok = onto(pos, r.man_a, a, occ, own).has(b)
             && onto(pos, r.man_b, b, occ.without(a), own.without(a)).has(c)
-            && self.turns(direction(a, b), direction(b, c))
+            && self.turns(line_or_leap(a, b), line_or_leap(b, c))
             && !(r.man_a.kind() == r.man_b.kind() && r.man_b.kind() == r.man_c.kind());
         ok.then_some(r)
     }
 
     /// Pseudo-legal triangulations, one per distinct result, each spelled canonically.
     pub fn generate_moves(&self, pos: &Position, list: &mut MoveList) {
-        let mut found = [(0u64, Move::NONE); MoveList::CAPACITY];
+        let reach = Reaches::new(pos);
+        let classes = Classifier::new(pos);
+        let mut found = [std::mem::MaybeUninit::<(u64, Move)>::uninit(); MAX_ROUTES];
         let mut n = 0;
-        self.for_each_route(pos, Bitboard::FULL, |r| {
-            for_each_choice(pos, r, |m, key| {
-                if n < found.len() {
-                    found[n] = (key, m);
-                    n += 1;
+        self.for_each_route(pos, &reach, |r| {
+            if classes.classify(pos, &reach, r) == Class::Unique {
+                if let Some(m) = encode(pos.rules(), r, None, None, None) {
+                    list.push(m);
                 }
+                return;
+            }
+            for_each_choice(pos, r, |m, key| {
+                found[n].write((key, m));
+                n += 1;
             });
         });
-        let found = &mut found[..n];
+        // SAFETY: the first `n` entries were written above.
+        let found =
+            unsafe { std::slice::from_raw_parts_mut(found.as_mut_ptr() as *mut (u64, Move), n) };
         found.sort_unstable_by_key(|e| e.0);
         let mut i = 0;
         while i < n {
@@ -308,11 +315,18 @@ impl Triangulation {
         let king = pos.king_square(us)?;
         let them = us.flip();
         let occ = pos.occupied();
-        let in_check = attacked_with(pos, king, them, occ);
-        let needed = if in_check { king.bb() } else { Bitboard::FULL };
-        let mut keys = [0u64; MoveList::CAPACITY];
+        let reach = Reaches::new(pos);
+        let classes = Classifier::new(pos);
+        // asked once a route is found: in check, only the King's routes are legal
+        let mut in_check = None;
+        // the swapped pairs seen (Class::Swap), a bit set made when first needed
+        let mut swaps: Option<[u64; 64]> = None;
+        // the King's destinations tested so far, and those attacked
+        let (mut tested, mut attacked) = (Bitboard::EMPTY, Bitboard::EMPTY);
+        let mut keys = [std::mem::MaybeUninit::<u64>::uninit(); MAX_ROUTES];
         let mut n = 0;
-        self.for_each_route(pos, needed, |r| {
+        let mut unique = 0;
+        self.for_each_route(pos, &reach, |r| {
             // the King's new square, if it moves (the occupancy does not change)
             let to = if r.a == king {
                 r.b
@@ -323,20 +337,268 @@ impl Triangulation {
             } else {
                 king
             };
-            if to != king && attacked_with(pos, to, them, occ) {
+            if to != king {
+                if !tested.has(to) {
+                    tested |= to.bb();
+                    if attacked_with(pos, to, them, occ) {
+                        attacked |= to.bb();
+                    }
+                }
+                if attacked.has(to) {
+                    return;
+                }
+            } else if *in_check.get_or_insert_with(|| attacked_with(pos, king, them, occ)) {
                 return;
             }
-            for_each_choice(pos, r, |_, key| {
-                if n < keys.len() {
-                    keys[n] = key;
-                    n += 1;
+            match classes.classify(pos, &reach, r) {
+                Class::Unique => unique += 1,
+                Class::Swap(i) => {
+                    let swaps = swaps.get_or_insert([0; 64]);
+                    let (w, bit) = (i as usize / 64, 1u64 << (i % 64));
+                    if swaps[w] & bit == 0 {
+                        swaps[w] |= bit;
+                        unique += 1;
+                    }
                 }
-            });
+                Class::Keyed => for_each_choice(pos, r, |_, key| {
+                    keys[n].write(key);
+                    n += 1;
+                }),
+            }
         });
-        let keys = &mut keys[..n];
+        // SAFETY: the first `n` entries were written above.
+        let keys = unsafe { std::slice::from_raw_parts_mut(keys.as_mut_ptr() as *mut u64, n) };
         keys.sort_unstable();
-        Some(n - keys.windows(2).filter(|w| w[0] == w[1]).count())
+        Some(unique + n - keys.windows(2).filter(|w| w[0] == w[1]).count())
     }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::relocation::direction;
+
+    #[test]
+    fn direction_codes_are_the_toolkit_directions() {
+        for a in Square::all() {
+            for b in Square::all() {
+                if a == b {
+                    continue;
+                }
+                let (df, dr) = direction(a, b);
+                let code = line_or_leap(a, b) as i32;
+                assert_eq!((code % 15 - 7, code / 15 - 7), (df as i32, dr as i32));
+                assert_eq!(reverse(line_or_leap(a, b)), line_or_leap(b, a));
+            }
+        }
+    }
+}
+
+/// Most routes one position can have: each of at most 16 men approaches at most 8 friends,
+/// each of which moves on to at most 9 (one more through the emptied square), and a route of
+/// a promoting pawn counts once per promotion choice.
+const MAX_ROUTES: usize = 4096;
+
+/// The friends each man of the side to move reaches with a normal move, at one node.
+struct Reaches {
+    own: Bitboard,
+    occ: Bitboard,
+    /// By square of the man: the friends it reaches (full occupancy).
+    onto: [Bitboard; 64],
+    /// Men whose reach depends on the occupancy along lines (sliders).
+    sliders: Bitboard,
+    /// Men whose reach may change with any square's occupancy (irregular rays, hoppers).
+    volatile: Bitboard,
+    /// The side's pawns.
+    pawns: Bitboard,
+    /// The side's first rank (where no pawn of it may stand).
+    first_rank: Bitboard,
+}
+
+impl Reaches {
+    #[inline]
+    fn new(pos: &Position) -> Reaches {
+        let rules = pos.rules();
+        let us = pos.side_to_move();
+        let own = pos.pieces(us);
+        let occ = pos.occupied();
+        let first = own_first_rank(rules, us);
+        let mut r = Reaches {
+            own,
+            occ,
+            onto: [Bitboard::EMPTY; 64],
+            sliders: Bitboard::EMPTY,
+            volatile: Bitboard::EMPTY,
+            pawns: pos.pieces_of(us, PieceType::PAWN),
+            first_rank: Bitboard(0xFF << (8 * first as u32)),
+        };
+        for s in own {
+            let man = pos.piece_at(s);
+            r.onto[s.index()] = onto(pos, man, s, occ, own);
+            if let Some(def) = rules
+                .piece(man.kind())
+                .filter(|_| man.kind() != PieceType::PAWN)
+            {
+                if def.moves.has_rays() {
+                    r.volatile |= s.bb();
+                } else if def.moves.rook_capture.is_some() || def.moves.bishop_capture.is_some() {
+                    r.sliders |= s.bb();
+                }
+            }
+        }
+        r
+    }
+
+    /// The friends the man on `from` reaches once the friend on `gone` has left.
+    #[inline(always)]
+    fn without(&self, pos: &Position, from: Square, gone: Square) -> Bitboard {
+        let full = self.onto[from.index()];
+        let recompute = self.volatile.has(from) || (full.has(gone) && self.sliders.has(from));
+        if recompute {
+            let own = self.own.without(gone);
+            onto(pos, pos.piece_at(from), from, self.occ.without(gone), own)
+        } else {
+            full.without(gone)
+        }
+    }
+}
+
+/// How a route's effect is told apart from the other routes' effects.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Class {
+    /// No other route has its effect (and it has one way to end).
+    Unique,
+    /// It swaps two men of different types (its third man is of one of their types), costs no
+    /// castling right and leaves no en-passant target: the swapped pair (`p * 64 + q`, p < q) is
+    /// its effect.
+    Swap(u16),
+    /// Anything else: compared by [`effect_key`].
+    Keyed,
+}
+
+/// Sorts routes into [`Class`]es at one node.
+struct Classifier {
+    /// Where a pawn of the side to move promotes or may not stand (its first rank).
+    pawn_barred: Bitboard,
+    /// Squares whose edit costs a castling right now.
+    rights_squares: Bitboard,
+    /// Where the side's pawns may double-step from, when en passant is played.
+    double_step: Bitboard,
+}
+
+impl Classifier {
+    #[inline]
+    fn new(pos: &Position) -> Classifier {
+        let rules = pos.rules();
+        let us = pos.side_to_move();
+        let first = own_first_rank(rules, us);
+        let first_rank = Bitboard(0xFF << (8 * first as u32));
+        // the squares `rights_lost_at` names: each right's King and Rook
+        let mut rights_squares = Bitboard::EMPTY;
+        let rights = pos.castling_rights();
+        for bit in 0..4 {
+            if rights >> bit & 1 == 0 {
+                continue;
+            }
+            let color = if bit < 2 { Color::White } else { Color::Black };
+            for s in [pos.castle_rook(bit), pos.king_square(color)]
+                .into_iter()
+                .flatten()
+            {
+                rights_squares |= s.bb();
+            }
+        }
+        Classifier {
+            pawn_barred: rules.promotion_region[us.index()] | first_rank,
+            rights_squares,
+            double_step: if rules.en_passant {
+                rules.double_step_region[us.index()]
+            } else {
+                Bitboard::EMPTY
+            },
+        }
+    }
+
+    /// The class of `r`.
+    ///
+    /// A route of three types without promotion changes all three squares and keeps the
+    /// multiset of types, so only the rotations of its triangle can have its effect; the
+    /// rotations `b c a` and `c a b` both need C to move from `c` to `a` (with the whole board
+    /// or with `b` empty), so without that the route is unique. A route of two types without
+    /// promotion leaves its third man's square as it was and swaps the other two; any route
+    /// with that swap, the same castling rights and no en-passant target has its effect.
+    #[inline]
+    fn classify(&self, pos: &Position, reach: &Reaches, r: &Route) -> Class {
+        let rules = pos.rules();
+        let us = r.man_a.color();
+        let ends_simply = |man: Piece, to: Square| {
+            rules.region(us, man.kind()).has(to)
+                && (man.kind() != PieceType::PAWN || !self.pawn_barred.has(to))
+        };
+        if !(ends_simply(r.man_a, r.b) && ends_simply(r.man_b, r.c) && ends_simply(r.man_c, r.a)) {
+            return Class::Keyed;
+        }
+        let (ka, kb, kc) = (r.man_a.kind(), r.man_b.kind(), r.man_c.kind());
+        let (p, q) = if ka == kb {
+            (r.a, r.c)
+        } else if ka == kc {
+            (r.b, r.c)
+        } else if kb == kc {
+            (r.a, r.b)
+        } else {
+            let rotates = reach.onto[r.c.index()].has(r.a) || reach.without(pos, r.c, r.b).has(r.a);
+            return if rotates { Class::Keyed } else { Class::Unique };
+        };
+        let touched = r.a.bb() | r.b.bb() | r.c.bb();
+        let ep = kc == PieceType::PAWN
+            && self.double_step.has(r.c)
+            && r.a.file() == r.c.file()
+            && r.a.rank() - r.c.rank() == 2 * us.forward();
+        if ep || (touched & self.rights_squares).any() {
+            return Class::Keyed;
+        }
+        let (p, q) = if p.index() < q.index() {
+            (p, q)
+        } else {
+            (q, p)
+        };
+        Class::Swap((p.index() * 64 + q.index()) as u16)
+    }
+}
+
+/// Direction codes: for a move of `(df, dr)` (each -7..7) at `(dr + 7) * 15 + df + 7`, the same
+/// index of the move's direction (relocation::direction: the vector divided by the greatest
+/// common divisor of its parts, so a line's unit step or a Knight's leap). A direction's
+/// reverse has the code `224 - code`.
+static DIRECTIONS: [u8; 225] = {
+    let mut t = [0u8; 225];
+    let mut i = 0;
+    while i < 225 {
+        let (df, dr) = ((i % 15) as i32 - 7, (i / 15) as i32 - 7);
+        let (mut x, mut y) = (df.abs(), dr.abs());
+        while y != 0 {
+            let r = x % y;
+            x = y;
+            y = r;
+        }
+        let g = if x == 0 { 1 } else { x };
+        t[i] = ((dr / g + 7) * 15 + df / g + 7) as u8;
+        i += 1;
+    }
+    t
+};
+
+/// The direction code of `a -> b` ([`DIRECTIONS`]).
+#[inline(always)]
+fn line_or_leap(a: Square, b: Square) -> u8 {
+    let (df, dr) = (b.file() - a.file(), b.rank() - a.rank());
+    DIRECTIONS[((dr + 7) as usize) * 15 + (df + 7) as usize]
+}
+
+/// The code of the reverse of a direction.
+#[inline(always)]
+fn reverse(d: u8) -> u8 {
+    224 - d
 }
 
 /// Calls `f(move, key)` for each way the men of `r` may end (promotion choices).
