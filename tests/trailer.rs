@@ -382,3 +382,48 @@ fn start_position() {
     assert_eq!(move_strings(&mut p).len(), 36);
     cross_check(V, Rule::Trailer, START);
 }
+
+/// The model's perft against every count of tests/perft/trailer.epd up to `budget`, the sets
+/// of results at depths 1 and 2 of every line, and `trailerPull = nearest` against the model's
+/// alternative at depths 1 and 2 of every line.
+fn suite_agrees(budget: u64) -> usize {
+    let path = format!("{}/tests/perft/trailer.epd", env!("CARGO_MANIFEST_DIR"));
+    let mut compared = 0;
+    for (fen, depths) in read_epd(&path) {
+        let m = M::from_fen(&fen);
+        for (d, n) in depths {
+            if n <= budget {
+                assert_eq!(m.perft(Rule::Trailer, d), n, "model D{d} of {fen}");
+                compared += 1;
+            }
+        }
+        cross_check(V, Rule::Trailer, &fen);
+        let mut p = Position::from_fen(nearest(), &fen).expect("FEN");
+        for d in 1..=2 {
+            assert_eq!(
+                chimera::perft::perft(&mut p, d),
+                m.perft(Rule::TrailerNearest, d),
+                "nearest D{d} of {fen}"
+            );
+        }
+    }
+    compared
+}
+
+#[test]
+fn perft_suite_agrees_with_the_model() {
+    assert!(suite_agrees(20_000) >= 25);
+}
+
+/// The deeper comparison quoted in the suite's header: counts up to 4,000,000 (under a
+/// minute), or up to `CHIMERA_MODEL_BUDGET`.
+#[test]
+#[ignore]
+fn perft_suite_agrees_with_the_model_deep() {
+    let budget = std::env::var("CHIMERA_MODEL_BUDGET")
+        .ok()
+        .and_then(|b| b.parse().ok())
+        .unwrap_or(4_000_000);
+    let n = suite_agrees(budget);
+    println!("{n} counts compared");
+}
