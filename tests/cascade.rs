@@ -346,12 +346,30 @@ fn the_option_is_checked() {
 
 #[test]
 fn random_games_keep_keys_and_spellings() {
-    random_games(V, 6, 80, 0xCA5C_ADE1);
+    random_games(V, 8, 100, 0xCA5C_ADE1);
 }
 
 #[test]
 fn random_positions_agree_with_the_model() {
-    random_cross_checks(V, Rule::Cascade, 2, 40, 8, 0x0C45_CADE);
+    random_cross_checks(V, Rule::Cascade, 4, 60, 6, 0x0C45_CADE);
+    // the H1 reading from positions of H2 games
+    let rules = builtin_variants().get(V).expect("built in");
+    let mut state = 0x51CA_DE01_u64;
+    let mut p = Position::startpos(rules);
+    for ply in 0..60 {
+        if ply % 6 == 0 {
+            cross_check_rules(h1(), Rule::CascadeStops, &p.fen());
+        }
+        let mut list = MoveList::new();
+        chimera::movegen::legal_moves(&mut p, &mut list);
+        if list.is_empty() {
+            break;
+        }
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        p.make(list[(state % list.len() as u64) as usize]);
+    }
 }
 
 #[test]
@@ -396,7 +414,9 @@ fn suite_agrees(budget: u64) -> usize {
         }
         cross_check(V, Rule::Cascade, &fen);
         let mut p = h1_pos(&fen);
-        for d in 1..=2 {
+        // depth 3 in the deep run only
+        let deepest = if budget >= 4_000_000 { 3 } else { 2 };
+        for d in 1..=deepest {
             assert_eq!(
                 chimera::perft::perft(&mut p, d),
                 m.perft(Rule::CascadeStops, d),

@@ -333,12 +333,30 @@ fn the_option_is_checked() {
 
 #[test]
 fn random_games_keep_keys_and_spellings() {
-    random_games(V, 6, 80, 0x7A11_E125);
+    random_games(V, 8, 100, 0x7A11_E125);
 }
 
 #[test]
 fn random_positions_agree_with_the_model() {
-    random_cross_checks(V, Rule::Trailer, 2, 40, 8, 0x7EA1_1E12);
+    random_cross_checks(V, Rule::Trailer, 4, 60, 6, 0x7EA1_1E12);
+    // the nearest-man reading from positions of games under the ruling
+    let rules = builtin_variants().get(V).expect("built in");
+    let mut state = 0x7EA1_0002_u64;
+    let mut p = Position::startpos(rules);
+    for ply in 0..60 {
+        if ply % 6 == 0 {
+            cross_check_rules(nearest(), Rule::TrailerNearest, &p.fen());
+        }
+        let mut list = MoveList::new();
+        chimera::movegen::legal_moves(&mut p, &mut list);
+        if list.is_empty() {
+            break;
+        }
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        p.make(list[(state % list.len() as u64) as usize]);
+    }
 }
 
 #[test]
@@ -399,7 +417,9 @@ fn suite_agrees(budget: u64) -> usize {
         }
         cross_check(V, Rule::Trailer, &fen);
         let mut p = Position::from_fen(nearest(), &fen).expect("FEN");
-        for d in 1..=2 {
+        // depth 3 in the deep run only
+        let deepest = if budget >= 4_000_000 { 3 } else { 2 };
+        for d in 1..=deepest {
             assert_eq!(
                 chimera::perft::perft(&mut p, d),
                 m.perft(Rule::TrailerNearest, d),
