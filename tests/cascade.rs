@@ -58,6 +58,8 @@ const EXTRA: &[&str] = &[
     "4k3/8/8/8/q7/8/2B5/3K2NR w - - 0 1",
     // Black pawns pushed by a Black Queen and chains of Black men
     "3qk3/3p4/3n4/8/8/8/8/4K3 b - - 0 1",
+    // two pawns of a file pushed two ranks each: the target comes from the 2nd-rank one
+    "rnbqk1nr/ppppbppp/8/8/1p6/P7/PBPPPPPP/RN1QKBNR w KQkq - 0 1",
     // the orthodox test position "Kiwipete"
     "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
 ];
@@ -237,6 +239,24 @@ fn promotion_castling_rights_and_en_passant() {
 }
 
 #[test]
+fn en_passant_follows_the_pawn_from_its_second_rank() {
+    // Ra1-a2 lands on the pawn a2, which slides to a4 and pushes the pawn a3 on to a5: the
+    // pawn a2 went straight from its 2nd rank to its 4th over the emptied a3, so a3 is the
+    // target (the pawn a3 also went two ranks straight, but not from its 2nd rank)
+    let fen = "rnbqk1nr/ppppbppp/8/8/1p6/P7/PBPPPPPP/RN1QKBNR w KQkq - 0 1";
+    assert_eq!(
+        fen_after(V, fen, &["a1a2,a2a4,a3a5"]),
+        "rnbqk1nr/ppppbppp/8/P7/Pp6/8/RBPPPPPP/1N1QKBNR b Kkq a3"
+    );
+    let after = fen_after(V, fen, &["a1a2,a2a4,a3a5"]);
+    assert_eq!(
+        fen_after(V, &format!("{after} 0 1"), &["b4a3"]),
+        "rnbqk1nr/ppppbppp/8/P7/8/p7/RBPPPPPP/1N1QKBNR w Kkq -"
+    );
+    cross_check(V, Rule::Cascade, fen);
+}
+
+#[test]
 fn check_and_pins() {
     // in check from e8: the Queen pushes the King aside, the Rook a1 pushes Queen and King,
     // the Queen may not step onto e2 pushing nothing, the pawn d2 cannot help
@@ -326,12 +346,30 @@ fn the_option_is_checked() {
 
 #[test]
 fn random_games_keep_keys_and_spellings() {
-    random_games(V, 6, 80, 0xCA5C_ADE1);
+    random_games(V, 8, 100, 0xCA5C_ADE1);
 }
 
 #[test]
 fn random_positions_agree_with_the_model() {
-    random_cross_checks(V, Rule::Cascade, 2, 40, 8, 0x0C45_CADE);
+    random_cross_checks(V, Rule::Cascade, 4, 60, 6, 0x0C45_CADE);
+    // the H1 reading from positions of H2 games
+    let rules = builtin_variants().get(V).expect("built in");
+    let mut state = 0x51CA_DE01_u64;
+    let mut p = Position::startpos(rules);
+    for ply in 0..60 {
+        if ply % 6 == 0 {
+            cross_check_rules(h1(), Rule::CascadeStops, &p.fen());
+        }
+        let mut list = MoveList::new();
+        chimera::movegen::legal_moves(&mut p, &mut list);
+        if list.is_empty() {
+            break;
+        }
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        p.make(list[(state % list.len() as u64) as usize]);
+    }
 }
 
 #[test]
@@ -358,4 +396,51 @@ fn the_legal_list_is_the_tested_list_and_the_count_its_length() {
             }
         }
     }
+}
+
+/// The model's perft against every count of tests/perft/cascade.epd up to `budget`, the sets
+/// of results at depths 1 and 2 of every line, and the H1 variant's perft against the model's
+/// H1 at depths 1 and 2 of every line.
+fn suite_agrees(budget: u64) -> usize {
+    let path = format!("{}/tests/perft/cascade.epd", env!("CARGO_MANIFEST_DIR"));
+    let mut compared = 0;
+    for (fen, depths) in read_epd(&path) {
+        let m = M::from_fen(&fen);
+        for (d, n) in depths {
+            if n <= budget {
+                assert_eq!(m.perft(Rule::Cascade, d), n, "model D{d} of {fen}");
+                compared += 1;
+            }
+        }
+        cross_check(V, Rule::Cascade, &fen);
+        let mut p = h1_pos(&fen);
+        // depth 3 in the deep run only
+        let deepest = if budget >= 4_000_000 { 3 } else { 2 };
+        for d in 1..=deepest {
+            assert_eq!(
+                chimera::perft::perft(&mut p, d),
+                m.perft(Rule::CascadeStops, d),
+                "H1 D{d} of {fen}"
+            );
+        }
+    }
+    compared
+}
+
+#[test]
+fn perft_suite_agrees_with_the_model() {
+    assert!(suite_agrees(20_000) >= 25);
+}
+
+/// The deeper comparison quoted in the suite's header: counts up to 4,000,000 (under a
+/// minute), or up to `CHIMERA_MODEL_BUDGET`.
+#[test]
+#[ignore]
+fn perft_suite_agrees_with_the_model_deep() {
+    let budget = std::env::var("CHIMERA_MODEL_BUDGET")
+        .ok()
+        .and_then(|b| b.parse().ok())
+        .unwrap_or(4_000_000);
+    let n = suite_agrees(budget);
+    println!("{n} counts compared");
 }

@@ -267,8 +267,15 @@ pub(crate) fn pinned(pos: &Position, k: Square, us: Color) -> Bitboard {
 
 /// Where enumerated cascades go: `base` is the move without promotion, `ends` the types its
 /// frontmost man may end as (`own`: that man's type; each other type is a promotion).
-trait Sink {
+trait Sink: Sized {
     fn add(&mut self, pos: &Position, base: Move, ends: &[PieceType], own: PieceType, ch: &Change);
+
+    /// The push trains of the slider on `o` along the line through its first friend `first`
+    /// ([`slide_cascades`]).
+    #[inline]
+    fn line(&mut self, pos: &Position, o: Square, first: Square, max: u8, stops: bool) {
+        slide_cascades(pos, o, first, max, stops, self);
+    }
 }
 
 /// Each end type of the frontmost man as a move.
@@ -322,6 +329,96 @@ impl Sink for Count {
             self.n += ends.len();
         }
     }
+
+    /// Counted without listing (see [`count_trains`]) unless the side is in check or a man of
+    /// the line is pinned while the King is off the line; those lines are judged train by
+    /// train.
+    #[inline]
+    fn line(&mut self, pos: &Position, o: Square, first: Square, max: u8, stops: bool) {
+        let d = direction(o, first);
+        let l = Line::new(pos, o, d);
+        let j = &self.judge;
+        let on_line = line(o, first).has(j.king);
+        let mut men = o.bb();
+        for &f in &l.friends[..l.nf] {
+            men |= l.sq[f as usize].bb();
+        }
+        if j.in_check || max != 0 || (!on_line && (men & j.pinned).any()) {
+            slide_cascades(pos, o, first, max, stops, self);
+            return;
+        }
+        let king = (0..l.nf).find(|&k| l.sq[l.friends[k] as usize] == j.king);
+        let them = j.them;
+        let safe = |u: usize, front: bool| king_safe(pos, o, &l, u, front, them);
+        self.n += count_trains(pos, &l, d, stops, king, safe);
+    }
+}
+
+/// Whether the King, pushed along the line `l` to index `u`, is safe there: as the train's
+/// frontmost man (`front`) or with a pushed man ahead of it.
+///
+/// Lines through its new square other than `l` keep their men; along `l` the square behind it
+/// holds one of ours (the previous man or the initiator), and ahead of it either the next
+/// pushed man or, when it is the frontmost, the line as it stood (the men beyond it are not
+/// pushed). So the test is the attack relation over the present occupancy with those squares
+/// filled.
+fn king_safe(pos: &Position, o: Square, l: &Line, u: usize, front: bool, them: Color) -> bool {
+    let behind = if u == 0 { o } else { l.sq[u - 1] };
+    let mut occ = pos.occupied() | l.sq[u].bb() | behind.bb();
+    if !front && u + 1 < l.enemy {
+        occ |= l.sq[u + 1].bb();
+    }
+    !generic::attacked_with(pos, l.sq[u], them, occ)
+}
+
+/// The number of legal push trains (promotions counted) on the line `l` in direction `d`, on
+/// orthodox data, for a side not in check whose men on the line are not pinned unless its King
+/// is on the line: then every train is legal except where it pushes the King to a square that
+/// `safe` rules out (friend `king` is the King; see [`king_safe`] and the module notes).
+///
+/// `g[lo]` is the number of ways to place friend `j` and those it pushes, given that the
+/// previous man (or the initiator) ended on index `lo`; friends are placed from the farthest.
+fn count_trains(
+    pos: &Position,
+    l: &Line,
+    d: (i8, i8),
+    stops: bool,
+    king: Option<usize>,
+    safe: impl Fn(usize, bool) -> bool,
+) -> usize {
+    let rules = pos.rules();
+    let e = l.enemy;
+    let mut next = [0usize; 9];
+    for j in (0..l.nf).rev() {
+        let f = l.friends[j] as usize;
+        let man = pos.piece_at(l.sq[f]);
+        let pawn = man.kind() == PieceType::PAWN;
+        let is_king = king == Some(j);
+        let mut g = [0usize; 9];
+        if !(pawn && backward(d, man.color())) {
+            let zone = rules.promotion_region[man.color().index()];
+            let mut sum = 0;
+            for u in (f + 1..e).rev() {
+                let more = j + 1 < l.nf && l.friends[j + 1] as usize <= u;
+                let ways = if more {
+                    next[u]
+                } else if pawn && zone.has(l.sq[u]) {
+                    rules.promotion_types.len()
+                } else {
+                    1
+                };
+                // the King's square is judged only where a train can put it
+                if ways > 0 && (!is_king || safe(u, !more)) {
+                    sum += ways;
+                }
+                g[u - 1] = sum;
+            }
+        }
+        next = g;
+    }
+    let start = l.friends[0] as usize;
+    let last = if stops { start + 1 } else { e };
+    (start..last.min(e)).map(|ti| next[ti]).sum()
 }
 
 /// Whether a pawn of `color` moving by `v` would move backward (CS-4).
@@ -362,12 +459,12 @@ fn enumerate<S: Sink>(pos: &Position, stops: bool, sink: &mut S) {
         // a line whose first occupied square holds a friend
         if let Some(slide) = def.moves.rook_capture {
             for s in rook_attacks(o, occ) & own {
-                slide_cascades(pos, o, s, slide.max, stops, sink);
+                sink.line(pos, o, s, slide.max, stops);
             }
         }
         if let Some(slide) = def.moves.bishop_capture {
             for s in bishop_attacks(o, occ) & own {
-                slide_cascades(pos, o, s, slide.max, stops, sink);
+                sink.line(pos, o, s, slide.max, stops);
             }
         }
     }
@@ -454,27 +551,33 @@ impl Line {
             friends: [0; 8],
             nf: 0,
         };
+        // steps to the frame's edge, then the board's
+        let room = |x: i8, dx: i8| match dx {
+            1 => 7 - x,
+            -1 => x,
+            _ => 7,
+        };
+        let steps = room(o.file(), d.0).min(room(o.rank(), d.1)) as usize;
+        let delta = d.1 as i32 * 8 + d.0 as i32;
         let mut n = 0;
-        let mut cur = o;
-        while let Some(next) = cur.offset(d.0, d.1).filter(|&s| board.has(s)) {
-            if n == 8 {
+        let mut idx = o.raw() as i32;
+        while n < steps {
+            idx += delta;
+            let sq = Square::new(idx as u8);
+            if !board.has(sq) {
                 break;
             }
-            l.sq[n] = next;
+            l.sq[n] = sq;
             n += 1;
-            cur = next;
-        }
-        l.enemy = n;
-        for i in 0..n {
-            if theirs.has(l.sq[i]) {
-                l.enemy = i;
+            if theirs.has(sq) {
                 break;
             }
-            if own.has(l.sq[i]) {
-                l.friends[l.nf] = i as u8;
+            if own.has(sq) {
+                l.friends[l.nf] = (n - 1) as u8;
                 l.nf += 1;
             }
         }
+        l.enemy = n - (n > 0 && theirs.has(l.sq[n - 1])) as usize;
         l
     }
 }
@@ -705,9 +808,16 @@ pub fn edits(pos: &Position, m: Move, out: &mut EditList) {
             out.push(sq, after);
         }
     }
+    // the edit list keeps one straight two-rank route, and two pawns of a file can each be
+    // pushed two ranks (a2-a4 and a3-a5): only a route from the double-step region can leave
+    // a target, so only such a route is handed over
     out.no_pawn_route();
+    let region = pos.rules().double_step_region[pos.side_to_move().index()];
     for &(from, to, man) in r.legs() {
-        if man.kind() == PieceType::PAWN && pos.piece_at(from).kind() == PieceType::PAWN {
+        if man.kind() == PieceType::PAWN
+            && pos.piece_at(from).kind() == PieceType::PAWN
+            && region.has(from)
+        {
             out.pawn_route(from, to);
         }
     }

@@ -42,7 +42,7 @@
 
 use super::cascade::pinned;
 use super::relocation::end_types;
-use crate::geometry::attacks::line;
+use crate::geometry::attacks::{bishop_attacks, line, rook_attacks, TABLES};
 use crate::geometry::{Bitboard, Color, Square};
 use crate::movegen::generic;
 use crate::moves::{Move, MoveKind, MoveList, MoveText};
@@ -161,16 +161,11 @@ impl Mechanic for Trailer {
             return None;
         }
         let judge = Judge::new(pos);
-        let mut bases = MoveList::new();
-        generic::pseudo_moves(pos, &mut bases);
-        let mut n = 0;
-        for &base in bases.iter() {
-            let pulls = self.pulls(pos, base);
-            for &(c, _) in pulls.as_slice() {
-                n += judge.legal(pos, pulled(base, c)) as usize;
-            }
-        }
-        Some(n)
+        let pulls = match judge.king {
+            Some(king) if !judge.in_check => self.count_quiet(pos, &judge, king),
+            _ => self.count_listed(pos, &judge),
+        };
+        Some(pulls)
     }
 }
 
@@ -313,6 +308,217 @@ impl Trailer {
     }
 }
 
+impl Trailer {
+    /// The number of legal pulled moves, from the list of pseudo-legal base moves.
+    fn count_listed(&self, pos: &mut Position, judge: &Judge) -> usize {
+        let mut bases = MoveList::new();
+        generic::pseudo_moves(pos, &mut bases);
+        let mut n = 0;
+        for &base in bases.iter() {
+            let pulls = self.pulls(pos, base);
+            for &(c, _) in pulls.as_slice() {
+                n += judge.legal(pos, pulled(base, c)) as usize;
+            }
+        }
+        n
+    }
+
+    /// [`Trailer::count_listed`] for a side not in check, with its King on `king` (orthodox
+    /// men): per man and direction, every destination along the direction sharing the men
+    /// behind, judged at once where the module notes allow.
+    fn count_quiet(&self, pos: &mut Position, judge: &Judge, king: Square) -> usize {
+        let rules = pos.rules();
+        let us = pos.side_to_move();
+        let own = pos.pieces(us);
+        let theirs = pos.pieces(us.flip());
+        let mut n = 0;
+        for a in own {
+            let t = pos.piece_at(a).kind();
+            if t == PieceType::KNIGHT {
+                n += self.count_knight(pos, judge, king, a);
+                continue;
+            }
+            if t == PieceType::PAWN {
+                n += self.count_pawn(pos, judge, king, a);
+                continue;
+            }
+            let Some(def) = rules.piece(t) else {
+                continue;
+            };
+            let dirs = match (def.moves.rook_capture, def.moves.bishop_capture) {
+                (Some(_), Some(_)) => &LINES[..],
+                (Some(_), None) => &LINES[..4],
+                (None, Some(_)) => &LINES[4..],
+                // the King: one step each way
+                (None, None) => &LINES[..],
+            };
+            let slides = def.moves.rook_capture.is_some() || def.moves.bishop_capture.is_some();
+            for &u in dirs {
+                // how many squares ahead the man may go: empty ones and one enemy
+                let mut k_max = 0;
+                let mut cur = a;
+                while let Some(b) = cur.offset(u.0, u.1).filter(|&b| rules.board.has(b)) {
+                    if own.has(b) {
+                        break;
+                    }
+                    k_max += 1;
+                    if theirs.has(b) || !slides {
+                        break;
+                    }
+                    cur = b;
+                }
+                n += self.count_line(pos, judge, king, a, u, k_max, 1);
+            }
+        }
+        n
+    }
+
+    /// The legal pulls after the moves of the man on `a` along `u` to each of the `k_max`
+    /// squares ahead, each base move counted `mult` times (a pawn's promotions).
+    #[allow(clippy::too_many_arguments)]
+    fn count_line(
+        &self,
+        pos: &mut Position,
+        judge: &Judge,
+        king: Square,
+        a: Square,
+        u: (i8, i8),
+        k_max: i8,
+        mult: usize,
+    ) -> usize {
+        if k_max == 0 {
+            return 0;
+        }
+        let board = pos.rules().board;
+        let own = pos.pieces(pos.side_to_move());
+        let occ = pos.occupied();
+        let ahead = a.offset(u.0, u.1).unwrap_or(a);
+        let simple = a != king && !judge.pinned.has(a) && !line(a, ahead).has(king);
+        let mut total = 0;
+        let mut previous = 0;
+        let mut j = 0;
+        let mut cur = a;
+        while let Some(c) = cur.offset(-u.0, -u.1).filter(|&c| board.has(c)) {
+            j += 1;
+            cur = c;
+            if !occ.has(c) {
+                continue;
+            }
+            let man = pos.piece_at(c);
+            let back = man.kind() == PieceType::PAWN && u.1 * man.color().forward() < 0;
+            // the man `j` behind passes the `k` squares ahead of it: a nearer man blocks it
+            // unless more than `k` squares nearer
+            let ks = if previous == 0 {
+                k_max
+            } else {
+                k_max.min(j - previous - 1)
+            };
+            if own.has(c) && !back && ks > 0 {
+                if simple && c != king {
+                    if !judge.pinned.has(c) {
+                        total += ks as usize * mult;
+                    }
+                } else {
+                    for k in 1..=ks {
+                        let Some(b) = a.offset(u.0 * k, u.1 * k) else {
+                            break;
+                        };
+                        total += judge.line_pull_legal(pos, king, a, b, c, u) as usize * mult;
+                    }
+                }
+            }
+            if self.nearest {
+                break;
+            }
+            previous = j;
+        }
+        total
+    }
+
+    /// The legal pulls after the Knight on `a`'s moves: the man on `a - v` follows.
+    fn count_knight(&self, pos: &mut Position, judge: &Judge, king: Square, a: Square) -> usize {
+        let own = pos.pieces(pos.side_to_move());
+        let board = pos.rules().board;
+        let simple = !judge.pinned.has(a);
+        let mut n = 0;
+        for c in TABLES.knight[a.index()] & own {
+            let v = (a.file() - c.file(), a.rank() - c.rank());
+            let Some(b) = a.offset(v.0, v.1).filter(|&b| board.has(b) && !own.has(b)) else {
+                continue;
+            };
+            let man = pos.piece_at(c);
+            if man.kind() == PieceType::PAWN && v.1 * man.color().forward() < 0 {
+                continue;
+            }
+            n += if simple && c != king {
+                !judge.pinned.has(c) as usize
+            } else if c == king && simple && !pos.occupied().has(b) {
+                // the King jumps onto the Knight's square; nothing is captured
+                let occ = (pos.occupied() & !c.bb()) | b.bb();
+                !generic::attacked_with(pos, a, pos.side_to_move().flip(), occ) as usize
+            } else {
+                played_legal(pos, pulled(Move::normal(a, b), c)) as usize
+            };
+        }
+        n
+    }
+
+    /// The legal pulls after the pawn on `a`'s moves: steps, double step, captures (each
+    /// promotion a move), en passant.
+    fn count_pawn(&self, pos: &mut Position, judge: &Judge, king: Square, a: Square) -> usize {
+        let rules = pos.rules();
+        let us = pos.side_to_move();
+        let f = us.forward();
+        let occ = pos.occupied();
+        let theirs = pos.pieces(us.flip());
+        let promos = |b: Square| {
+            if rules.promotion_region[us.index()].has(b) {
+                rules.promotion_types.len()
+            } else {
+                1
+            }
+        };
+        let mut n = 0;
+        if let Some(one) = a
+            .offset(0, f)
+            .filter(|&b| rules.board.has(b) && !occ.has(b))
+        {
+            let double = rules.double_step_region[us.index()].has(a)
+                && a.offset(0, 2 * f)
+                    .is_some_and(|b| rules.board.has(b) && !occ.has(b));
+            let k_max = if double { 2 } else { 1 };
+            n += self.count_line(pos, judge, king, a, (0, f), k_max, promos(one));
+        }
+        for df in [-1, 1] {
+            let Some(b) = a.offset(df, f).filter(|&b| rules.board.has(b)) else {
+                continue;
+            };
+            if theirs.has(b) {
+                n += self.count_line(pos, judge, king, a, (df, f), 1, promos(b));
+            } else if pos.ep_square() == Some(b) {
+                let base = Move::en_passant(a, b);
+                let pulls = self.pulls(pos, base);
+                for &(c, _) in pulls.as_slice() {
+                    n += judge.legal(pos, pulled(base, c)) as usize;
+                }
+            }
+        }
+        n
+    }
+}
+
+/// The eight directions: orthogonal first, then diagonal.
+const LINES: [(i8, i8); 8] = [
+    (1, 0),
+    (-1, 0),
+    (0, 1),
+    (0, -1),
+    (1, 1),
+    (-1, 1),
+    (1, -1),
+    (-1, -1),
+];
+
 /// The node's facts for judging pulled moves (see the module notes).
 struct Judge {
     /// The side's only King, if it has one.
@@ -354,6 +560,54 @@ impl Judge {
     }
 }
 
+impl Judge {
+    /// Whether the pulled move `a -> b` (normal), `c` following along `u`, leaves the King on
+    /// `king` unattacked, when the side is not in check and the move is not one the module
+    /// notes judge at once: the King moves or is pulled (its new square is tested over the new
+    /// occupancy, exact when the man captured, if any, is not the one that could attack it),
+    /// or it stands on the move's line (only that line changes for it). Otherwise played.
+    fn line_pull_legal(
+        &self,
+        pos: &mut Position,
+        king: Square,
+        a: Square,
+        b: Square,
+        c: Square,
+        u: (i8, i8),
+    ) -> bool {
+        let d = c.offset(u.0 * a.distance(b) as i8, u.1 * a.distance(b) as i8);
+        let Some(d) = d else {
+            return played_legal(pos, pulled(Move::normal(a, b), c));
+        };
+        let them = pos.side_to_move().flip();
+        let capture = pos.occupied().has(b);
+        let occ = (pos.occupied() & !a.bb() & !c.bb()) | b.bb() | d.bb();
+        if a == king {
+            // a man on b does not attack b itself, so a capture changes nothing here
+            return !generic::attacked_with(pos, b, them, occ);
+        }
+        if c == king {
+            if capture {
+                return played_legal(pos, pulled(Move::normal(a, b), c));
+            }
+            return !generic::attacked_with(pos, d, them, occ);
+        }
+        if self.pinned.has(a) {
+            return played_legal(pos, pulled(Move::normal(a, b), c));
+        }
+        // the King stands on the line: only its attackers along the line can change
+        let along = line(a, b);
+        let theirs = pos.pieces(them) & !b.bb();
+        let queens = pos.kind(PieceType::QUEEN);
+        let attackers = if u.0 == 0 || u.1 == 0 {
+            rook_attacks(king, occ) & (pos.kind(PieceType::ROOK) | queens)
+        } else {
+            bishop_attacks(king, occ) & (pos.kind(PieceType::BISHOP) | queens)
+        };
+        (attackers & along & theirs).is_empty()
+    }
+}
+
 /// Whether `m` leaves the mover's King unattacked, by make/unmake.
 fn played_legal(pos: &mut Position, m: Move) -> bool {
     pos.make(m);
@@ -389,11 +643,13 @@ pub fn edits(pos: &Position, m: Move, out: &mut EditList) {
     if d != a {
         out.push(d, man);
     }
+    // only a route from the double-step region can leave a target (the edit list keeps one)
     out.no_pawn_route();
-    if placed.kind() == PieceType::PAWN {
+    let region = pos.rules().double_step_region[mover.color().index()];
+    if placed.kind() == PieceType::PAWN && region.has(a) {
         out.pawn_route(a, b);
     }
-    if man.kind() == PieceType::PAWN {
+    if man.kind() == PieceType::PAWN && region.has(c) {
         out.pawn_route(c, d);
     }
 }
