@@ -468,3 +468,17 @@ fn leaf_counts_agree(variant: &str, games: usize, plies: usize, seed: u64) {
         }
     }
 }
+
+/// A position where the leaf count once counted one route twice (45 against the 44 legal
+/// moves; found by tests/generic_fast_vs_reference.rs): the count, the list and the model agree.
+#[test]
+fn leaf_count_counts_each_route_once() {
+    let fen = "2r2k1r/2pb1p1q/2B1pb1n/pP2NnB1/P1P5/2P2PNp/3R2PR/2K5 b - - 2 34";
+    let mut p = pos("triangulation", fen);
+    let mut list = MoveList::new();
+    legal_moves(&mut p, &mut list);
+    assert_eq!(list.len(), 44);
+    assert_eq!(chimera::perft::perft(&mut p, 1), 44);
+    assert_eq!(count_legal(&mut p), 44);
+    cross_check("triangulation", common::Rule::Triangulation, fen);
+}
