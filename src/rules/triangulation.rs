@@ -350,15 +350,7 @@ impl Triangulation {
             } else if *in_check.get_or_insert_with(|| attacked_with(pos, king, them, occ)) {
                 return;
             }
-            // every route by its exact key: the shortcut classes (`Classifier`) counted one
-            // route twice in `2r2k1r/2pb1p1q/2B1pb1n/pP2NnB1/P1P5/2P2PNp/3R2PR/2K5 b - - 2 34`
-            // (45 against 44), so they stay unused until that is found
-            let class = if EXACT_KEYS_ONLY {
-                Class::Keyed
-            } else {
-                classes.classify(pos, &reach, r)
-            };
-            match class {
+            match classes.classify(pos, &reach, r) {
                 Class::Unique => unique += 1,
                 Class::Swap(i) => {
                     let swaps = swaps.get_or_insert([0; 64]);
@@ -401,9 +393,6 @@ mod tests {
         }
     }
 }
-
-/// Count every route by its exact key (see `count_legal`).
-const EXACT_KEYS_ONLY: bool = true;
 
 /// Most routes one position can have: each of at most 16 men approaches at most 8 friends,
 /// each of which moves on to at most 9 (one more through the emptied square), and a route of
@@ -561,10 +550,16 @@ impl Classifier {
             return if rotates { Class::Keyed } else { Class::Unique };
         };
         let touched = r.a.bb() | r.b.bb() | r.c.bb();
+        // C goes straight two ranks from its double-step region: a target only when the
+        // square between stays empty (a triangulation does not change the occupancy); when it
+        // does not, the route is the plain swap and must be counted as one
         let ep = kc == PieceType::PAWN
             && self.double_step.has(r.c)
             && r.a.file() == r.c.file()
-            && r.a.rank() - r.c.rank() == 2 * us.forward();
+            && r.a.rank() - r.c.rank() == 2 * us.forward()
+            && r.c
+                .offset(0, us.forward())
+                .is_some_and(|mid| !pos.occupied().has(mid));
         if ep || (touched & self.rights_squares).any() {
             return Class::Keyed;
         }
