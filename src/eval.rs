@@ -7,8 +7,8 @@
 
 use crate::geometry::{Bitboard, Color, Square};
 use crate::piece::{PieceType, MAX_PIECE_TYPES};
-use crate::position::Position;
 use crate::position::Variant;
+use crate::position::{Hooks, Position};
 use crate::variant::Rules;
 
 /// Middle-game / end-game pair of values.
@@ -188,6 +188,22 @@ impl EvalParams {
         }
     }
 
+    /// The value of the men held off the board (White's minus Black's): a held man can come
+    /// back, so it counts at its full value.
+    #[cold]
+    fn held_value(&self, pos: &Position) -> i32 {
+        let mut total = 0;
+        for holder in pos.rules().mechanics.with_hook(Hooks::HOLDINGS) {
+            for (color, sign) in [(Color::White, 1), (Color::Black, -1)] {
+                let held = holder.held(pos, color);
+                for (t, &n) in held.iter().enumerate() {
+                    total += sign * n as i32 * self.value[t];
+                }
+            }
+        }
+        total
+    }
+
     /// Static evaluation from the side to move's point of view, in centipawns.
     pub fn evaluate(&self, pos: &Position) -> i32 {
         let mut mg = 0;
@@ -204,6 +220,11 @@ impl EvalParams {
                 mg += s.mg;
                 eg += s.eg;
             }
+        }
+        if pos.rules().mechanics.uses(Hooks::HOLDINGS) {
+            let held = self.held_value(pos);
+            mg += held;
+            eg += held;
         }
         let phase = phase.min(self.max_phase);
         let score = (mg * phase + eg * (self.max_phase - phase)) / self.max_phase;

@@ -1152,3 +1152,24 @@ fn a_king_set_up_in_the_periphery_centre_may_only_move_out() {
     got.sort();
     assert_eq!(got, ["c3b2", "c3b3", "c3b4", "c3c2", "c3d2"]);
 }
+
+#[test]
+fn holdings_in_a_variant_without_holdings_are_refused() {
+    for fen in [
+        "4k3/8/8/8/8/8/8/4K3[N] w - - 0 1",
+        "4k3/8/8/8/8/8/8/4K3[] w - - 0 1",
+        "4k3/8/8/8/8/8/8/4K3] w - - 0 1",
+    ] {
+        let err = fen_err("chess", fen);
+        assert!(
+            matches!(err, FenError::Holdings(_)),
+            "{fen}: {err:?} is not a holdings error"
+        );
+        assert!(err.to_string().contains("holdings"), "{err}");
+    }
+    assert!(err_text("chess", "4k3/8/8/8/8/8/8/4K3[N] w - - 0 1").contains("no holdings"));
+}
+
+fn err_text(variant: &str, fen: &str) -> String {
+    fen_err(variant, fen).to_string()
+}

@@ -293,9 +293,14 @@ impl<J: LeafJudge> PseudoSink for Counter<'_, J> {
             Color::White => (8, 7, 9),
             Color::Black => (-8, -9, -7),
         };
-        let one = free.shift(up) & empty;
+        let quiet_on = rules.quiet_off >> PieceType::PAWN.0 & 1 == 0;
+        let one = if quiet_on {
+            free.shift(up) & empty
+        } else {
+            Bitboard::EMPTY
+        };
         let mut n = self.pawn_set(pos, one & dest, up);
-        if rules.double_step {
+        if rules.double_step && quiet_on {
             let starters = (free & rules.double_step_region[us.index()]).shift(up) & empty;
             n += self.pawn_set(pos, starters.shift(up) & empty & dest, 2 * up);
         }
@@ -349,6 +354,7 @@ fn generate_pseudo<S: PseudoSink>(pos: &Position, sink: &mut S) {
         }
         let def = rules.piece(t).expect("type in use");
         let region = rules.region(us, t);
+        let quiet_on = rules.quiet_off >> t.0 & 1 == 0;
         let men = if t == PieceType::PAWN {
             sink.bulk_pawns(pos, def, men)
         } else {
@@ -356,10 +362,11 @@ fn generate_pseudo<S: PseudoSink>(pos: &Position, sink: &mut S) {
         };
         for from in men {
             let (quiet, caps) = def.moves.targets(us, from, occ, board);
+            let quiet = if quiet_on { quiet } else { Bitboard::EMPTY };
             let tos = (quiet | (caps & enemy)) & region;
             if t == PieceType::PAWN {
                 sink.pawn_targets(pos, from, tos);
-                if rules.double_step && rules.double_step_region[us.index()].has(from) {
+                if quiet_on && rules.double_step && rules.double_step_region[us.index()].has(from) {
                     let f = us.forward();
                     if let (Some(one), Some(two)) = (from.offset(0, f), from.offset(0, 2 * f)) {
                         if !occ.has(one) && !occ.has(two) && board.has(two) && region.has(two) {

@@ -43,6 +43,8 @@ pub enum FenError {
     Extension(String),
     /// The 007-FEN fields (ply number, Detente squares) are wrong.
     Schedule(String),
+    /// Bad holdings (`[..]` after the placement), or holdings in a variant without them.
+    Holdings(String),
 }
 
 impl fmt::Display for FenError {
@@ -81,6 +83,7 @@ impl fmt::Display for FenError {
             FenError::Illegal(s) => write!(f, "illegal position: {s}"),
             FenError::Extension(s) => write!(f, "bad field after the move number: {s}"),
             FenError::Schedule(s) => write!(f, "bad 007-FEN: {s}"),
+            FenError::Holdings(s) => write!(f, "bad holdings: {s}"),
         }
     }
 }
@@ -140,6 +143,23 @@ fn check_castling_letters(rules: &Rules, field: &str) -> Result<(), FenError> {
     Ok(())
 }
 
+/// The placement and, when the field ends in `[..]`, the text between the brackets.
+fn split_holdings(field: &str) -> Result<(&str, Option<&str>), FenError> {
+    match field.find('[') {
+        None if field.contains(']') => Err(FenError::Holdings(format!("unopened ']' in {field}"))),
+        None => Ok((field, None)),
+        Some(i) => {
+            let inner = field[i + 1..]
+                .strip_suffix(']')
+                .filter(|t| !t.contains(['[', ']']))
+                .ok_or_else(|| {
+                    FenError::Holdings(format!("holdings must end the placement as [..]: {field}"))
+                })?;
+            Ok((&field[..i], Some(inner)))
+        }
+    }
+}
+
 impl Position {
     /// Parses a FEN for `rules`. Missing clock fields default to `0 1`; the variant's
     /// mechanics may own fields after the move number (the spy window, a 007-FEN's ply number
@@ -155,7 +175,15 @@ impl Position {
             return Err(FenError::FieldCount(fields.len()));
         }
         let mut pos = Position::empty(rules);
-        pos.parse_board(fields[0])?;
+        let (placement, holdings) = split_holdings(fields[0])?;
+        let holder = rules.mechanics.with_hook(Hooks::HOLDINGS).next();
+        if holdings.is_some() && holder.is_none() {
+            return Err(FenError::Holdings(format!(
+                "{} has no holdings, so the placement takes no [..] field",
+                rules.name
+            )));
+        }
+        pos.parse_board(placement)?;
         pos.stm = match fields[1] {
             "w" => Color::White,
             "b" => Color::Black,
@@ -169,6 +197,9 @@ impl Position {
         }
         pos.parse_ep(fields.get(3).copied().unwrap_or("-"))?;
         pos.parse_clocks(fields.get(4).copied(), fields.get(5).copied())?;
+        if let Some(holder) = holder {
+            holder.read_holdings(&mut pos, holdings.unwrap_or(""))?;
+        }
         // the mechanics' fields, in registration order
         let mut rest = fields.get(6..).unwrap_or(&[]);
         for mechanic in rules.mechanics.with_hook(Hooks::FEN) {
@@ -508,6 +539,9 @@ impl Position {
             if r > 0 {
                 s.push('/');
             }
+        }
+        for holder in self.rules.mechanics.with_hook(Hooks::HOLDINGS) {
+            holder.write_holdings(self, &mut s);
         }
         s.push(' ');
         s.push(if self.stm == Color::White { 'w' } else { 'b' });

@@ -18,6 +18,7 @@ use super::state::StateLayout;
 use super::{EditList, FenError, Position};
 use crate::geometry::{Bitboard, Color, Square};
 use crate::moves::{Move, MoveList, MoveText};
+use crate::piece::MAX_PIECE_TYPES;
 use crate::variant::{GameValue, IniError, Rules, Section, Verdict};
 use std::any::Any;
 use std::ops::Deref;
@@ -59,6 +60,11 @@ impl Hooks {
     /// set-up validation. The generic legality shortcut asks [`Mechanic::shortcut`] how its
     /// relation widens the ordinary one.
     pub const CHECK: Hooks = Hooks(1 << 10);
+    /// Men held off the board (Emissary's withdrawn man): [`Mechanic::read_holdings`],
+    /// [`Mechanic::write_holdings`] for the FEN's `[..]` after the placement (Crazyhouse's
+    /// convention), [`Mechanic::held`] for the evaluation. The holdings live in its state
+    /// fields, so they are hashed and restored by `unmake` like any state.
+    pub const HOLDINGS: Hooks = Hooks(1 << 11);
 
     /// Whether every hook of `other` is in `self`.
     #[inline(always)]
@@ -236,6 +242,23 @@ pub trait Mechanic: AsAny + Send + Sync + 'static {
 
     /// Adjusts a position once it is set up and keyed (Hooks::FEN).
     fn after_setup(&self, _pos: &mut Position) {}
+
+    // --- men held off the board (Hooks::HOLDINGS) ---
+
+    /// Reads the holdings written between the brackets after the FEN's placement (`text`
+    /// without the brackets, maybe empty); called with `""` when the FEN has no brackets.
+    /// The board and side to move are already set.
+    fn read_holdings(&self, _pos: &mut Position, _text: &str) -> Result<(), FenError> {
+        Ok(())
+    }
+
+    /// Appends the holdings with their brackets (`[Nb]`), or nothing when no man is held.
+    fn write_holdings(&self, _pos: &Position, _out: &mut String) {}
+
+    /// How many men of each type (indexed by `PieceType::index`) `color` holds off the board.
+    fn held(&self, _pos: &Position, _color: Color) -> [u8; MAX_PIECE_TYPES] {
+        [0; MAX_PIECE_TYPES]
+    }
 
     /// A key term for state it keeps outside its fields (Hooks::KEY).
     fn key(&self, _pos: &Position) -> u64 {

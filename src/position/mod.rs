@@ -77,10 +77,17 @@ pub struct EditList {
     /// made the edits followed its men (`NOT_TRACKED`: it did not, so the route is guessed from
     /// the squares; `(64, 64)`: no pawn made such a route).
     pawn_route: (u8, u8),
+    /// Whether the mechanic says the move captured a man (of either colour), for the
+    /// half-move clock when the edits alone cannot tell (a man of the mover's own colour
+    /// captured, Explorer).
+    captures: bool,
 }
 
 /// `EditList::pawn_route` when the mechanic did not follow its men through the legs.
 const NOT_TRACKED: (u8, u8) = (255, 255);
+
+/// First half of `EditList::pawn_route` when the mechanic set the target itself.
+const EXPLICIT_EP: u8 = 254;
 
 impl EditList {
     /// An empty list.
@@ -93,6 +100,7 @@ impl EditList {
             }; MAX_EDITS],
             len: 0,
             pawn_route: NOT_TRACKED,
+            captures: false,
         }
     }
 
@@ -123,6 +131,22 @@ impl EditList {
         } else {
             self.no_pawn_route();
         }
+    }
+
+    /// Sets the en-passant target the move leaves to `sq` (if `sq` is empty after the move),
+    /// whatever the routes of the mover's pawns: a variant's own double step (Wonderland's
+    /// mirrored one, WO-R4). The man an en-passant capture on `sq` takes is the pawn one rank
+    /// beyond it, as usual.
+    #[inline]
+    pub fn ep_target(&mut self, sq: Square) {
+        self.pawn_route = (EXPLICIT_EP, sq.raw());
+    }
+
+    /// Records that the move captures a man the edits alone do not show as captured (one of
+    /// the mover's own men, Explorer): the half-move clock is reset.
+    #[inline]
+    pub fn count_capture(&mut self) {
+        self.captures = true;
     }
 
     /// Records that no pawn of the mover went straight two ranks in this move (see
@@ -450,6 +474,7 @@ impl Position {
             rights &= self.castle_mask[e.sq.index()];
             reset_clock |= resets_clock(old, e.after, us);
         }
+        reset_clock |= edits.captures;
         let ep = self.new_ep_square(m, &edits, &before, us);
         self.finish_make(m, state, before, rights, reset_clock, ep);
     }
@@ -548,6 +573,14 @@ impl Position {
                 if self.board[m.to().index()] == pawn && m.promotion_type().is_none() =>
             {
                 self.double_step_ep(m.from(), m.to(), us)
+            }
+            MoveKind::Special if edits.pawn_route.0 == EXPLICIT_EP => {
+                let sq = edits.pawn_route.1;
+                if self.board[sq as usize].is_none() {
+                    sq
+                } else {
+                    64
+                }
             }
             MoveKind::Special if edits.pawn_route != NOT_TRACKED => {
                 let (from, to) = edits.pawn_route;

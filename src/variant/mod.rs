@@ -101,6 +101,11 @@ pub struct Rules {
     pub mandatory_promotion: bool,
     /// Whether pawns may double-step.
     pub double_step: bool,
+    /// Piece types (bit `t` for type `t`) whose ordinary non-capturing moves the generic
+    /// generator leaves out, because a mechanic replaces them (Explorer's continuations,
+    /// Wonderland's mirror): their captures stay ordinary; for pawns, steps and double steps
+    /// are left out. Set by a mechanic's builder, never by a key.
+    pub quiet_off: u16,
     /// Where a pawn may double-step from, by colour.
     pub double_step_region: [Bitboard; 2],
     /// Whether en passant exists.

@@ -437,6 +437,7 @@ pub fn compile(ctx: &Section, mechanic_keys: &[&str]) -> Result<Rules, IniError>
         promotion_types: Vec::new(),
         mandatory_promotion: true,
         double_step: true,
+        quiet_off: 0,
         double_step_region: [Bitboard::EMPTY; 2],
         en_passant: false,
         castling: false,
@@ -1146,6 +1147,7 @@ fn orthodox_data(r: &Rules, any_castling: bool) -> bool {
         promotion_types: _,
         mandatory_promotion,
         double_step,
+        quiet_off,
         double_step_region,
         en_passant,
         castling,
@@ -1175,6 +1177,7 @@ fn orthodox_data(r: &Rules, any_castling: bool) -> bool {
         && *promotion_region == [Bitboard::RANK_1.shift_ranks(7), Bitboard::RANK_1]
         && *mandatory_promotion
         && *double_step
+        && *quiet_off == 0
         && *double_step_region
             == [
                 Bitboard::RANK_1.shift_ranks(1),
