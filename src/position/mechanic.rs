@@ -485,6 +485,11 @@ impl Variant {
     pub fn leak(rules: Rules, mechanics: Mechanics) -> &'static Variant {
         Box::leak(Box::new(Variant { rules, mechanics }))
     }
+
+    /// Whether players may hold men off the board (a mechanic with [`Hooks::HOLDINGS`]).
+    pub fn has_holdings(&self) -> bool {
+        self.mechanics.uses(Hooks::HOLDINGS)
+    }
 }
 
 impl Deref for Variant {

@@ -234,8 +234,15 @@ impl Session {
         }
         let white: String = slots.iter().collect();
         let black: String = slots.iter().map(|c| c.to_ascii_lowercase()).collect();
+        // XBoard draws holdings beside the board when the size after '+' is not zero: one
+        // slot per type a player can hold (every type but the King)
+        let holdings = if rules.has_holdings() {
+            rules.piece_types().count() - 1
+        } else {
+            0
+        };
         self.out.line(&format!(
-            "setup ({white}{black}) {}x{}+0_fairy {}",
+            "setup ({white}{black}) {}x{}+{holdings}_fairy {}",
             rules.shape.files,
             rules.shape.ranks,
             rules.gui_start_fen()
