@@ -6,7 +6,7 @@
 #   tools/perft_speed.sh [-n RUNS] BINARY [BINARY ...]
 #
 # The variants and depths are chosen so that each run lasts about 0.1-1 s (the relocation
-# variants of issue 11: at least 1 s). Chess is measured at depth 6.
+# and continuation variants of issues 11 and 12: at least 1 s). Chess is measured at depth 6.
 set -euo pipefail
 runs=3
 if [ "${1:-}" = "-n" ]; then runs=$2; shift 2; fi
@@ -15,7 +15,8 @@ cases="chess:6 007:6 007detente:6 balanced007detente:6 progressive007:6 espionag
 kaleidoscope:5 hippophobic:5 torpedo-paletta:5 nonlinear:5 garrison:5 bracket:4 eviction:3
 palace:5 haven:5 missingfile:5
 bump:5 displacement:5 launch:5 carom:5 cascade:4 castlemania:6 catalyst:6 redeployment:5
-trailer:5 triangulation:6"
+trailer:5 triangulation:6
+dominion:5 summit:5 crater:5 ridge:5 valley:5 explorer:5 wonderland:5 emissary:5"
 best_nps() { # binary variant depth
   local best=0 nps
   for _ in $(seq "$runs"); do
