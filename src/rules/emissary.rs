@@ -55,7 +55,7 @@
 //! mover), in single check exactly when it captures the checker or lands between it and the
 //! King. En-passant and castling bases, double check and other data are played and tested.
 
-use super::{back_ranks, parse_legs};
+use super::{back_ranks, effect_of_move, name_before, parse_legs, rights_lost_at};
 use crate::geometry::{Bitboard, Color, Square};
 use crate::movegen::{generic, move_to_string};
 use crate::moves::{Move, MoveKind, MoveList, MoveText};
@@ -279,9 +279,28 @@ impl Emissary {
         ))
     }
 
-    /// Calls `f` with every pseudo-legal move of its own, in a fixed order: withdrawals by
-    /// destination, then re-entries in the order of the generic generator's base moves.
+    /// Calls `f` with every pseudo-legal move of its own, once per effect, in a fixed order:
+    /// withdrawals by destination, then re-entries in the order of the generic generator's
+    /// base moves. When the held man is of the highest type, a re-entry only puts one more man
+    /// of that type on the destination, so routes from different men to one destination (with
+    /// the same promotion and the same castling rights afterwards) are one move: only the
+    /// route from the square whose name sorts first is kept (its spelling is canonical).
     fn each_move(&self, pos: &Position, mut f: impl FnMut(Move)) {
+        let us = pos.side_to_move();
+        if self.held_by(pos, us).is_none() || self.held_by(pos, us) != self.top(pos, us) {
+            return self.each_route(pos, f);
+        }
+        let mut routes = MoveList::new();
+        self.each_route(pos, |m| routes.push(m));
+        for &m in routes.iter() {
+            if !routes.iter().any(|&o| shadows(pos, o, m)) {
+                f(m);
+            }
+        }
+    }
+
+    /// Calls `f` with every pseudo-legal route of its own (see [`Emissary::each_move`]).
+    fn each_route(&self, pos: &Position, mut f: impl FnMut(Move)) {
         let us = pos.side_to_move();
         let Some(held) = self.held_by(pos, us) else {
             let Some(k) = pos.king_square(us) else {
@@ -327,6 +346,20 @@ impl Emissary {
             }
         }
     }
+}
+
+/// Whether the re-entry route `o` has the effect of the route `m` (the held man being of the
+/// movers' type) and its spelling sorts first: same kind, destination and promotion, the
+/// same castling rights lost, from a square whose name sorts first.
+#[inline]
+fn shadows(pos: &Position, o: Move, m: Move) -> bool {
+    let kind = tag(m);
+    (kind == TAG_NORMAL || kind == TAG_EP)
+        && tag(o) == kind
+        && o.to() == m.to()
+        && o.promotion_type() == m.promotion_type()
+        && name_before(o.from(), m.from())
+        && rights_lost_at(pos, o.from()) == rights_lost_at(pos, m.from())
 }
 
 /// The squares of the friendly men the King on `k` may withdraw: its capture steps onto them,
@@ -484,10 +517,24 @@ impl Mechanic for Emissary {
     }
 
     /// A re-entry is also spelled with its castling as King-takes-Rook or in two legs; the
-    /// plain castling in two legs (0.8). Everything else has one spelling, already compared.
+    /// plain castling in two legs (0.8); a re-entry of a man of the movers' type from any
+    /// route with its effect ([`Emissary::each_move`]). Withdrawals have one spelling.
     fn is_spelling(&self, pos: &Position, m: Move, s: &str) -> bool {
         match m.kind() {
             MoveKind::Castling => castling_spelling(pos, m, s),
+            MoveKind::Special if tag(m) == TAG_NORMAL || tag(m) == TAG_EP => {
+                let mut found = None;
+                self.each_route(pos, |o| {
+                    if found.is_none() && o != m {
+                        let mut t = MoveText::new();
+                        self.write_move(pos, o, &mut t);
+                        if t.as_str() == s {
+                            found = Some(o);
+                        }
+                    }
+                });
+                found.is_some_and(|o| effect_of_move(pos, o) == effect_of_move(pos, m))
+            }
             MoveKind::Special if tag(m) == TAG_CASTLE => {
                 let Some((head, drop)) = s.rsplit_once(',') else {
                     return false;
@@ -534,7 +581,7 @@ impl Mechanic for Emissary {
             };
             let castles = top == pos.rules().castling_rook
                 && pos.castling_rights() >> (2 * us.index()) & 3 != 0;
-            if top != PieceType::PAWN && !castles && judge.king.is_some() {
+            if top != PieceType::PAWN && top != held && !castles && judge.king.is_some() {
                 // every re-entry landing on the target is legal (module notes)
                 let mut n = 0;
                 for a in pos.pieces_of(us, top) {
