@@ -11,6 +11,7 @@ pub mod castlemania;
 pub mod catalog;
 pub mod dead_material;
 pub mod detente;
+pub mod emissary;
 pub mod eviction;
 pub mod facing;
 pub mod garrison;
@@ -45,6 +46,7 @@ pub static MECHANICS: &[MechanicSpec] = &[
     castlemania::SPEC,
     carom::SPEC,
     triangulation::SPEC,
+    emissary::SPEC,
     relocate::SPEC,
     spy::SPEC,
     facing::SPEC,

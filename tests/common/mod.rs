@@ -21,6 +21,7 @@ use chimera::rules::builtin_variants;
 use std::collections::{BTreeMap, BTreeSet};
 
 mod carom;
+mod emissary;
 mod triangulation;
 
 // ------------------------------------------------------------------------------------------
@@ -83,6 +84,8 @@ pub enum Rule {
     Launch,
     /// A relocation variant under another reading of its options.
     Relocation(relocate::Reading),
+    /// Emissary (modest-proposals-1.md §13), in `emissary.rs`.
+    Emissary,
 }
 
 /// `board[rank][file]`: `'.'` empty, upper case White, lower case Black.
@@ -118,6 +121,11 @@ pub struct M {
     pub redeploy: bool,
     /// No orthodox castling (Castlemania, CM-6).
     pub no_castling: bool,
+    /// Emissary: each colour's withdrawn man (White, Black; `'.'` none), the FEN's `[..]`.
+    pub held: [char; 2],
+    /// Emissary: while generating re-entries, the highest-ranking kind (upper case) and the
+    /// held man that `play` drops on the square a man of that kind left.
+    pub reentry: Option<(char, char)>,
 }
 
 type Sq = (i8, i8); // (file, rank)
@@ -169,7 +177,8 @@ impl M {
     pub fn from_fen(fen: &str) -> M {
         let f: Vec<&str> = fen.split_whitespace().collect();
         let mut board = [['.'; 8]; 8];
-        for (i, row) in f[0].split('/').enumerate() {
+        let (placement, holdings) = f[0].split_once('[').unwrap_or((f[0], ""));
+        for (i, row) in placement.split('/').enumerate() {
             let r = 7 - i;
             let mut file = 0;
             for c in row.chars() {
@@ -223,6 +232,8 @@ impl M {
             },
             redeploy: false,
             no_castling: false,
+            held: emissary::holdings(holdings),
+            reentry: None,
         }
     }
 
@@ -250,6 +261,7 @@ impl M {
                 s.push('/');
             }
         }
+        s += &self.holdings_text();
         s += if self.white { " w " } else { " b " };
         let mut c = String::new();
         for (i, l) in ['K', 'Q', 'k', 'q'].iter().enumerate() {
@@ -445,6 +457,9 @@ impl M {
                 None => c,
             };
             n.set(r.to, c);
+        }
+        if self.reentry.is_some() && !self.reenter(&mut n, relocs, &lifted) {
+            return None;
         }
         // castling rights: lost when a leg starts or ends on the King's or that Rook's square,
         // or a man is captured there (0.4)
@@ -876,6 +891,7 @@ impl M {
             Rule::Displacement => me.relocate(relocate::DISPLACEMENT, &mut v),
             Rule::Launch => me.relocate(relocate::LAUNCH, &mut v),
             Rule::Relocation(r) => me.relocate(r, &mut v),
+            Rule::Emissary => me.emissary(&mut v),
             _ => {}
         }
         match rule {
