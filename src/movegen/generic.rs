@@ -983,12 +983,26 @@ pub fn is_capture(pos: &Position, m: Move) -> bool {
         MoveKind::Castling => false,
         MoveKind::Normal => pos.piece_at(m.to()).is_some(),
         MoveKind::Special => {
+            // by net effect: fewer men of the other colour once all edits are done (a man of
+            // theirs moved by the edits, or swapped with one of ours, is not captured)
             let edits = pos.edits_of(m);
             let them = pos.side_to_move().flip();
-            edits.as_slice().iter().any(|e| {
-                let p = pos.piece_at(e.sq);
-                p.is_some() && p.color() == them && !(e.after.is_some() && e.after.color() == them)
-            })
+            let theirs = |p: crate::piece::Piece| (p.is_some() && p.color() == them) as i32;
+            let mut delta = 0;
+            for (i, e) in edits.as_slice().iter().enumerate() {
+                // a square edited twice counts once, from its first content to its last
+                if edits.as_slice()[..i].iter().any(|x| x.sq == e.sq) {
+                    continue;
+                }
+                let last = edits
+                    .as_slice()
+                    .iter()
+                    .rev()
+                    .find(|x| x.sq == e.sq)
+                    .expect("e");
+                delta += theirs(last.after) - theirs(pos.piece_at(e.sq));
+            }
+            delta < 0
         }
     }
 }

@@ -466,15 +466,19 @@ impl Position {
         let state = self.state;
         let mut before = EditList::new();
         let us = self.stm;
-        let mut reset_clock = false;
+        let mut pawn_moved = false;
+        // enemy men on the edited squares after the edits minus before: a capture is an enemy
+        // man missing once all edits are done (a man moved by edits is not captured)
+        let mut enemy_delta = 0i32;
         let mut rights = self.state.castling;
         for e in edits.as_slice() {
             let old = self.set_square(e.sq, e.after);
             before.push(e.sq, old);
             rights &= self.castle_mask[e.sq.index()];
-            reset_clock |= resets_clock(old, e.after, us);
+            pawn_moved |= is_pawn(old) || is_pawn(e.after);
+            enemy_delta += is_man_of(e.after, us.flip()) as i32 - is_man_of(old, us.flip()) as i32;
         }
-        reset_clock |= edits.captures;
+        let reset_clock = pawn_moved || enemy_delta < 0 || edits.captures;
         let ep = self.new_ep_square(m, &edits, &before, us);
         self.finish_make(m, state, before, rights, reset_clock, ep);
     }
@@ -693,6 +697,20 @@ impl Position {
 
 /// Whether an edit that replaced `before` by `after` during a move of `us` resets the
 /// halfmove clock: a pawn left or arrived, or a man of the other colour was removed or replaced.
+/// Whether `p` is a pawn (of either colour).
+#[inline(always)]
+fn is_pawn(p: Piece) -> bool {
+    p.is_some() && p.kind() == PieceType::PAWN
+}
+
+/// Whether `p` is a man of `c`.
+#[inline(always)]
+fn is_man_of(p: Piece, c: Color) -> bool {
+    p.is_some() && p.color() == c
+}
+
+/// Whether a normal move of `us` that turned `before` into `after` on one of its two squares
+/// resets the half-move clock.
 #[inline(always)]
 fn resets_clock(before: Piece, after: Piece, us: Color) -> bool {
     (before.is_some() && before.kind() == PieceType::PAWN)
