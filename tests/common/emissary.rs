@@ -60,7 +60,7 @@ impl M {
             return false;
         };
         let s = r.from;
-        if n.at(s) != '.' || (man.to_ascii_uppercase() == 'P' && (s.1 == 0 || s.1 == 7)) {
+        if n.at(s) != '.' || (man.eq_ignore_ascii_case(&'P') && (s.1 == 0 || s.1 == 7)) {
             return false;
         }
         n.set(s, man);
