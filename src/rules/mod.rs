@@ -25,6 +25,7 @@ pub mod spy;
 pub mod swap;
 pub mod trailer;
 pub mod triangulation;
+pub mod wonderland;
 
 pub use catalog::{builtin_variants, VariantSet};
 
@@ -46,6 +47,7 @@ pub static MECHANICS: &[MechanicSpec] = &[
     carom::SPEC,
     triangulation::SPEC,
     relocate::SPEC,
+    wonderland::SPEC,
     spy::SPEC,
     facing::SPEC,
     hippophobic::SPEC,

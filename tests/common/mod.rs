@@ -22,6 +22,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 mod carom;
 mod triangulation;
+pub mod wonderland;
 
 // ------------------------------------------------------------------------------------------
 // The model
@@ -83,6 +84,9 @@ pub enum Rule {
     Launch,
     /// A relocation variant under another reading of its options.
     Relocation(relocate::Reading),
+    /// Wonderland (modest-proposals-2.md §22) under a reading of WO-R1 and WO-R3, in
+    /// `wonderland.rs`.
+    Wonderland(wonderland::Reading),
 }
 
 /// `board[rank][file]`: `'.'` empty, upper case White, lower case Black.
@@ -118,6 +122,8 @@ pub struct M {
     pub redeploy: bool,
     /// No orthodox castling (Castlemania, CM-6).
     pub no_castling: bool,
+    /// No orthodox non-capturing moves but the King's (Wonderland replaces them).
+    pub quiet_off: bool,
 }
 
 type Sq = (i8, i8); // (file, rank)
@@ -223,6 +229,7 @@ impl M {
             },
             redeploy: false,
             no_castling: false,
+            quiet_off: false,
         }
     }
 
@@ -536,7 +543,7 @@ impl M {
             let k = self.at(s).to_ascii_uppercase();
             if k == 'P' {
                 let one = (s.0, s.1 + f);
-                if self.empty(one) {
+                if self.empty(one) && !self.quiet_off {
                     self.pawn_to(s, one, &[], out);
                     let two = (s.0, s.1 + 2 * f);
                     if s.1 == if w { 1 } else { 6 } && self.empty(two) {
@@ -553,6 +560,9 @@ impl M {
             } else {
                 for t in self.reach(k, w, s) {
                     if self.at(t) == '.' {
+                        if self.quiet_off && k != 'K' {
+                            continue;
+                        }
                         out.extend(self.step(s, t, &[]));
                     } else if self.enemy(t) {
                         out.extend(self.step(s, t, &[t]));
@@ -850,6 +860,7 @@ impl M {
         me.catalyst = rule == Rule::Catalyst;
         me.redeploy = rule == Rule::Redeployment;
         me.no_castling = rule == Rule::Castlemania;
+        me.quiet_off = matches!(rule, Rule::Wonderland(_));
         if me.no_castling {
             me.rights = [false; 4];
         }
@@ -876,6 +887,7 @@ impl M {
             Rule::Displacement => me.relocate(relocate::DISPLACEMENT, &mut v),
             Rule::Launch => me.relocate(relocate::LAUNCH, &mut v),
             Rule::Relocation(r) => me.relocate(r, &mut v),
+            Rule::Wonderland(r) => me.wonderland(r, &mut v),
             _ => {}
         }
         match rule {
