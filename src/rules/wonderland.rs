@@ -463,8 +463,8 @@ impl Mechanic for Wonderland {
 
 impl Wonderland {
     /// The legal moves of a side not in check, with its King (orthodox men, eight files,
-    /// WO-R1's ruling): per unpinned piece, the mirror image of its nominal destinations
-    /// counted at once, except those displacing an enemy man.
+    /// WO-R1's ruling): per unpinned man, the mirror image of its nominal destinations
+    /// counted at once, except those displacing an enemy man (promotions are listed).
     fn count_quiet(&self, pos: &mut Position, judge: &Judge) -> usize {
         let us = pos.side_to_move();
         let occ = pos.occupied();
@@ -473,13 +473,16 @@ impl Wonderland {
         let theirs = pos.pieces(us.flip()) & !kings;
         let mut n = 0;
         let mut listed = MoveList::new();
+        let promoting = pos.rules().promotion_region[us.index()];
         for s in Wonderland::movers(pos) {
             let man = pos.piece_at(s);
-            if man.kind() == PieceType::PAWN || judge.pinned.has(s) {
+            let targets = nominal_targets(pos, s, man);
+            let pawn = man.kind() == PieceType::PAWN;
+            if judge.pinned.has(s) || (pawn && (targets & promoting).any()) {
                 self.man_moves(pos, s, &mut listed);
                 continue;
             }
-            let m = mirror_bb(nominal_targets(pos, s, man)).without(s);
+            let m = mirror_bb(targets).without(s);
             n += ((m & !occ) | (m & own & !kings) | (m & kings)).count() as usize;
             for tm in m & theirs {
                 listed.push(Move::special(s, tm, 0, None));
