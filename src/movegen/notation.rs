@@ -22,6 +22,8 @@ pub enum MoveError {
     Syntax(String),
     /// Well-formed, but not a legal move here.
     Illegal(String),
+    /// Names a legal move in a spelling the variant refuses (the input, the reason).
+    Refused(String, String),
 }
 
 impl fmt::Display for MoveError {
@@ -32,6 +34,7 @@ impl fmt::Display for MoveError {
                 "'{s}' is not a move (expected e.g. e2e4, e7e8q or c2d4,d4c5,d4e3)"
             ),
             MoveError::Illegal(s) => write!(f, "'{s}' is not a legal move in this position"),
+            MoveError::Refused(s, why) => write!(f, "'{s}' is refused: {why}"),
         }
     }
 }
@@ -108,6 +111,13 @@ pub fn parse_move(pos: &mut Position, s: &str) -> Result<Move, MoveError> {
                 return Ok(m);
             }
         }
+    }
+    if let Some(why) = pos
+        .mechanics()
+        .mover()
+        .and_then(|mover| mover.refused_spelling(pos, list.as_slice(), s))
+    {
+        return Err(MoveError::Refused(s.to_string(), why));
     }
     Err(MoveError::Illegal(s.to_string()))
 }

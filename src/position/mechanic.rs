@@ -134,6 +134,13 @@ pub trait Mechanic: AsAny + Send + Sync + 'static {
         false
     }
 
+    /// Why `s`, which spells none of the legal moves `legal`, is refused although it names one
+    /// of them in a way the rules do not accept (Wonderland's bare nominal move for a mirrored
+    /// one): the reason, naming the canonical spelling, for the error. `None`: no such move.
+    fn refused_spelling(&self, _pos: &Position, _legal: &[Move], _s: &str) -> Option<String> {
+        None
+    }
+
     /// Whether it lists its legal moves itself ([`Mechanic::generate_legal`]) instead of
     /// handing pseudo-legal ones to the generic generator to play and test. Only with
     /// [`Mechanic::moves_are_distinct`]. [`Mechanic::generate`] must still give the same moves,

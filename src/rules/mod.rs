@@ -26,6 +26,7 @@ pub mod spy;
 pub mod swap;
 pub mod trailer;
 pub mod triangulation;
+pub mod wonderland;
 
 pub use catalog::{builtin_variants, VariantSet};
 
@@ -48,6 +49,7 @@ pub static MECHANICS: &[MechanicSpec] = &[
     triangulation::SPEC,
     emissary::SPEC,
     relocate::SPEC,
+    wonderland::SPEC,
     spy::SPEC,
     facing::SPEC,
     hippophobic::SPEC,

@@ -23,6 +23,7 @@ use std::collections::{BTreeMap, BTreeSet};
 mod carom;
 mod emissary;
 mod triangulation;
+pub mod wonderland;
 
 // ------------------------------------------------------------------------------------------
 // The model
@@ -86,6 +87,9 @@ pub enum Rule {
     Relocation(relocate::Reading),
     /// Emissary (modest-proposals-1.md §13), in `emissary.rs`.
     Emissary,
+    /// Wonderland (modest-proposals-2.md §22) under a reading of WO-R1 and WO-R3, in
+    /// `wonderland.rs`.
+    Wonderland(wonderland::Reading),
 }
 
 /// `board[rank][file]`: `'.'` empty, upper case White, lower case Black.
@@ -126,6 +130,8 @@ pub struct M {
     /// Emissary: while generating re-entries, the highest-ranking kind (upper case) and the
     /// held man that `play` drops on the square a man of that kind left.
     pub reentry: Option<(char, char)>,
+    /// No orthodox non-capturing moves but the King's (Wonderland replaces them).
+    pub quiet_off: bool,
 }
 
 type Sq = (i8, i8); // (file, rank)
@@ -234,6 +240,7 @@ impl M {
             no_castling: false,
             held: emissary::holdings(holdings),
             reentry: None,
+            quiet_off: false,
         }
     }
 
@@ -551,7 +558,7 @@ impl M {
             let k = self.at(s).to_ascii_uppercase();
             if k == 'P' {
                 let one = (s.0, s.1 + f);
-                if self.empty(one) {
+                if self.empty(one) && !self.quiet_off {
                     self.pawn_to(s, one, &[], out);
                     let two = (s.0, s.1 + 2 * f);
                     if s.1 == if w { 1 } else { 6 } && self.empty(two) {
@@ -568,6 +575,9 @@ impl M {
             } else {
                 for t in self.reach(k, w, s) {
                     if self.at(t) == '.' {
+                        if self.quiet_off && k != 'K' {
+                            continue;
+                        }
                         out.extend(self.step(s, t, &[]));
                     } else if self.enemy(t) {
                         out.extend(self.step(s, t, &[t]));
@@ -865,6 +875,7 @@ impl M {
         me.catalyst = rule == Rule::Catalyst;
         me.redeploy = rule == Rule::Redeployment;
         me.no_castling = rule == Rule::Castlemania;
+        me.quiet_off = matches!(rule, Rule::Wonderland(_));
         if me.no_castling {
             me.rights = [false; 4];
         }
@@ -892,6 +903,7 @@ impl M {
             Rule::Launch => me.relocate(relocate::LAUNCH, &mut v),
             Rule::Relocation(r) => me.relocate(r, &mut v),
             Rule::Emissary => me.emissary(&mut v),
+            Rule::Wonderland(r) => me.wonderland(r, &mut v),
             _ => {}
         }
         match rule {
