@@ -12,6 +12,7 @@ pub mod catalog;
 pub mod dead_material;
 pub mod detente;
 pub mod eviction;
+pub mod explorer;
 pub mod facing;
 pub mod garrison;
 pub mod hippophobic;
@@ -41,6 +42,7 @@ pub static MECHANICS: &[MechanicSpec] = &[
     eviction::SPEC,
     cascade::SPEC,
     trailer::SPEC,
+    explorer::SPEC,
     swap::SPEC,
     castlemania::SPEC,
     carom::SPEC,
