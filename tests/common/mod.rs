@@ -10,6 +10,7 @@
 
 mod cascade;
 mod castlemania;
+mod explorer;
 pub mod relocate;
 mod swap;
 mod trailer;
@@ -83,6 +84,11 @@ pub enum Rule {
     Launch,
     /// A relocation variant under another reading of its options.
     Relocation(relocate::Reading),
+    /// Explorer (modest-proposals-2.md §3), EX-R1: captures do not continue
+    /// (tests/common/explorer.rs).
+    Explorer,
+    /// Explorer with `explorerCaptureContinues = true` (EX-R1's alternative).
+    ExplorerCaptureContinues,
 }
 
 /// `board[rank][file]`: `'.'` empty, upper case White, lower case Black.
@@ -118,6 +124,9 @@ pub struct M {
     pub redeploy: bool,
     /// No orthodox castling (Castlemania, CM-6).
     pub no_castling: bool,
+    /// Explorer: `Some(captures_continue)` (no quiet N/B/R/Q moves without continuation, the
+    /// continuation check).
+    pub explorer: Option<bool>,
 }
 
 type Sq = (i8, i8); // (file, rank)
@@ -223,6 +232,7 @@ impl M {
             },
             redeploy: false,
             no_castling: false,
+            explorer: None,
         }
     }
 
@@ -382,7 +392,10 @@ impl M {
                 }
             }
         }
-        self.redeploy && self.swap_attacked(s, by_white)
+        (self.redeploy && self.swap_attacked(s, by_white))
+            || self
+                .explorer
+                .is_some_and(|cc| self.explorer_attacks(s, by_white, cc))
     }
 
     fn king(&self, white: bool) -> Sq {
@@ -553,7 +566,10 @@ impl M {
             } else {
                 for t in self.reach(k, w, s) {
                     if self.at(t) == '.' {
-                        out.extend(self.step(s, t, &[]));
+                        // Explorer: these men never stop on an empty square
+                        if self.explorer.is_none() || !explorer::continues(k) {
+                            out.extend(self.step(s, t, &[]));
+                        }
                     } else if self.enemy(t) {
                         out.extend(self.step(s, t, &[t]));
                     }
@@ -850,6 +866,11 @@ impl M {
         me.catalyst = rule == Rule::Catalyst;
         me.redeploy = rule == Rule::Redeployment;
         me.no_castling = rule == Rule::Castlemania;
+        me.explorer = match rule {
+            Rule::Explorer => Some(false),
+            Rule::ExplorerCaptureContinues => Some(true),
+            _ => None,
+        };
         if me.no_castling {
             me.rights = [false; 4];
         }
@@ -876,6 +897,9 @@ impl M {
             Rule::Displacement => me.relocate(relocate::DISPLACEMENT, &mut v),
             Rule::Launch => me.relocate(relocate::LAUNCH, &mut v),
             Rule::Relocation(r) => me.relocate(r, &mut v),
+            Rule::Explorer | Rule::ExplorerCaptureContinues => {
+                me.explorer_moves(rule == Rule::ExplorerCaptureContinues, &mut v)
+            }
             _ => {}
         }
         match rule {
