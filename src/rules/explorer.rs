@@ -35,7 +35,7 @@
 //! `explorerCaptureContinues` also when `s` holds a man of `k`'s side that such a man can
 //! capture. This is the check relation for every purpose (`Hooks::CHECK`).
 
-use crate::geometry::attacks::{between, bishop_attacks, rook_attacks};
+use crate::geometry::attacks::{between, bishop_attacks, rook_attacks, TABLES};
 use crate::geometry::{Bitboard, Color, Square};
 use crate::movegen::generic::{attacked_from_squares, legal_when_played};
 use crate::moves::{Move, MoveKind, MoveList, MoveText};
@@ -44,7 +44,7 @@ use crate::position::{
     is_attacked, types_of, EditList, Hooks, Mechanic, MechanicSpec, Position, ShortcutMasks,
     StateLayout,
 };
-use crate::variant::{IniError, Rules, Section};
+use crate::variant::{generator_is_orthodox, IniError, Rules, Section};
 
 /// Registration: `specialMoves = explorer` and its option `explorerCaptureContinues` (EX-R1).
 pub const SPEC: MechanicSpec = MechanicSpec {
@@ -61,6 +61,9 @@ pub struct Explorer {
     captures_continue: bool,
     /// The continuing types (bit `t` for type `t`): every type but the pawn and the royal one.
     types: u16,
+    /// The data is orthodox chess (before the quiet moves were switched off): the legal moves
+    /// are listed with the orthodox pins, mostly without make/unmake.
+    fast: bool,
 }
 
 /// Payload bit: the man captured on the intermediate square (a capture's continuation).
@@ -114,10 +117,12 @@ fn build(
             ));
         }
     }
+    let fast = generator_is_orthodox(rules);
     rules.quiet_off |= types;
     Ok(Some(Box::new(Explorer {
         captures_continue,
         types,
+        fast,
     })))
 }
 
@@ -273,13 +278,36 @@ impl Mechanic for Explorer {
         true
     }
 
+    fn generates_legal(&self) -> bool {
+        self.fast
+    }
+
+    fn generate_legal(&self, pos: &mut Position, list: &mut MoveList) {
+        let mut own = MoveList::new();
+        self.generate(pos, &mut own);
+        let masks = self.legal_masks(pos);
+        for &m in own.iter() {
+            let sure = masks.is_some_and(|k| {
+                m.payload() & CAPTURED == 0 && !k.test_from.has(m.from()) && !k.test_to.has(m.to())
+            });
+            if sure || self.legal(pos, m) {
+                list.push(m);
+            }
+        }
+    }
+
     fn count_moves(&self, pos: &mut Position, masks: &ShortcutMasks) -> Option<usize> {
         Some(self.count(pos, masks))
     }
 
     fn attacked(&self, pos: &Position, sq: Square, by: Color) -> bool {
-        is_attacked(pos, sq, by)
-            || self.attacked_by_continuation(pos, sq, by, pos.occupied(), Bitboard::FULL)
+        let occ = pos.occupied();
+        let plain = if self.fast {
+            orthodox_attacked(pos, sq, by, occ, Bitboard::FULL)
+        } else {
+            is_attacked(pos, sq, by)
+        };
+        plain || self.attacked_by_continuation(pos, sq, by, occ, Bitboard::FULL)
     }
 
     fn attacked_with(
@@ -291,11 +319,13 @@ impl Mechanic for Explorer {
         removed: Bitboard,
     ) -> Option<bool> {
         let present = !removed;
-        let types = pos.rules().type_mask;
-        Some(
+        let plain = if self.fast {
+            orthodox_attacked(pos, sq, by, occ, present)
+        } else {
+            let types = pos.rules().type_mask;
             attacked_from_squares(pos, sq, by, types, occ, |t| pos.pieces_of(by, t) & present)
-                || self.attacked_by_continuation(pos, sq, by, occ, present),
-        )
+        };
+        Some(plain || self.attacked_by_continuation(pos, sq, by, occ, present))
     }
 
     fn shortcut(&self, pos: &Position, masks: &mut ShortcutMasks) -> bool {
@@ -380,10 +410,28 @@ impl Explorer {
                 });
             }
         });
-        n + doubtful
-            .iter()
-            .filter(|&&m| legal_when_played(pos, m))
-            .count()
+        n + doubtful.iter().filter(|&&m| self.legal(pos, m)).count()
+    }
+
+    /// Whether the pseudo-legal move `m` of its own leaves the mover's King unattacked, judged
+    /// on the occupancy after the move without playing it: the relation depends only on the
+    /// occupancy and on which enemy men remain (the moving man never attacks its own King).
+    #[inline]
+    fn legal(&self, pos: &mut Position, m: Move) -> bool {
+        let us = pos.side_to_move();
+        let Some(k) = pos.king_square(us) else {
+            return legal_when_played(pos, m);
+        };
+        let (a, c) = (m.from(), m.to());
+        let mut occ = pos.occupied().without(a).with(c);
+        let mut removed = c.bb();
+        if m.payload() & CAPTURED != 0 {
+            let s = stop_of(m);
+            occ = occ.without(s);
+            removed |= s.bb();
+        }
+        let attacked = self.attacked_with(pos, k, us.flip(), occ, removed);
+        !attacked.expect("explorer judges every square")
     }
 
     /// The stops of `sq` through which a continuation of `by` may reach it, given the men of
@@ -420,6 +468,9 @@ impl Explorer {
         let stops = self.open_stops(pos, sq, by, occ, present);
         if stops.is_empty() {
             return false;
+        }
+        if self.fast {
+            return orthodox_reach(pos, stops, by, occ, present);
         }
         let types = self.types & pos_types(pos, by);
         stops.into_iter().any(|s| {
@@ -479,6 +530,24 @@ impl Explorer {
         true
     }
 
+    /// The legality shortcut for listing legal moves on orthodox data, when the side to move is
+    /// not in check: a continuation (changing the occupancy as a move from `a` to `c`) is legal
+    /// unless `a` is pinned or in `test_from`, or `c` in `test_to`, of the widened masks.
+    /// `None`: every move must be played and tested.
+    fn legal_masks(&self, pos: &Position) -> Option<ShortcutMasks> {
+        let us = pos.side_to_move();
+        let k = pos.king_square(us)?;
+        if is_attacked(pos, k, us.flip()) {
+            return None;
+        }
+        let mut masks = ShortcutMasks {
+            test_from: super::cascade::pinned(pos, k, us) | k.bb(),
+            test_to: Bitboard::EMPTY,
+            target: Bitboard::FULL,
+        };
+        self.widen_shortcut(pos, &mut masks).then_some(masks)
+    }
+
     /// Whether `text` is a valid route of the legal move `m` (any kind: a route through an
     /// empty square onto an enemy man the mover captures directly spells that capture).
     fn route_is(&self, pos: &Position, m: Move, text: &str) -> bool {
@@ -531,6 +600,45 @@ impl Explorer {
                 && (m.from(), m.to(), m.payload()) == (a, c, s.raw() as u32 | CAPTURED)
         }
     }
+}
+
+/// Whether a Knight, Bishop, Rook or Queen of `by` on `present` reaches a square of `stops`
+/// with occupancy `occ` (orthodox men: the tables and slider lookups directly).
+#[inline]
+fn orthodox_reach(
+    pos: &Position,
+    stops: Bitboard,
+    by: Color,
+    occ: Bitboard,
+    present: Bitboard,
+) -> bool {
+    let men = pos.pieces(by) & present;
+    let queens = pos.kind(PieceType::QUEEN) & men;
+    let orth = (pos.kind(PieceType::ROOK) & men) | queens;
+    let diag = (pos.kind(PieceType::BISHOP) & men) | queens;
+    let knights = pos.kind(PieceType::KNIGHT) & men;
+    stops.into_iter().any(|s| {
+        (TABLES.knight[s.index()] & knights).any()
+            || (orth.any() && (rook_attacks(s, occ) & orth).any())
+            || (diag.any() && (bishop_attacks(s, occ) & diag).any())
+    })
+}
+
+/// The ordinary attack of orthodox men of `by` on `present` on `sq` with occupancy `occ`.
+#[inline]
+fn orthodox_attacked(
+    pos: &Position,
+    sq: Square,
+    by: Color,
+    occ: Bitboard,
+    present: Bitboard,
+) -> bool {
+    let men = pos.pieces(by) & present;
+    let pawns = pos.kind(PieceType::PAWN) & men;
+    let kings = pos.kind(PieceType::KING) & men;
+    (TABLES.pawn[by.flip().index()][sq.index()] & pawns).any()
+        || (TABLES.king[sq.index()] & kings).any()
+        || orthodox_reach(pos, sq.bb(), by, occ, present)
 }
 
 /// The piece types `by` has on the board (bit `t` for type `t`).
