@@ -243,6 +243,18 @@ fn ex_r1_alternative_captures_continue() {
     for fen in EXTRA.iter().chain([&START]) {
         cross_check_in(continuing(), Rule::ExplorerCaptureContinues, fen);
     }
+    // perft of the alternative against the model's
+    for fen in [EX2, EX3, EXTRA[2]] {
+        let mut q = Position::from_fen(continuing(), fen).expect("FEN");
+        let model = M::from_fen(fen);
+        for d in 1..=3 {
+            assert_eq!(
+                chimera::perft::perft(&mut q, d),
+                model.perft(Rule::ExplorerCaptureContinues, d),
+                "D{d} of {fen}"
+            );
+        }
+    }
 }
 
 #[test]

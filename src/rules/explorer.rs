@@ -385,9 +385,9 @@ impl Explorer {
         }
     }
 
-    /// The legal moves of its own, judged by the shortcut masks where they can be: a
+    /// The number of its legal moves, judged by the shortcut masks where they can be (a
     /// continuation without capture on the way changes the occupancy as a move from `a` to `c`
-    /// does (an own man's capture replaces it).
+    /// does; an own man's capture replaces it), the others by [`Explorer::legal`].
     fn count(&self, pos: &mut Position, masks: &ShortcutMasks) -> usize {
         let mut n = 0;
         let mut doubtful = MoveList::new();
