@@ -13,6 +13,7 @@ pub mod dead_material;
 pub mod detente;
 pub mod emissary;
 pub mod eviction;
+pub mod explorer;
 pub mod facing;
 pub mod garrison;
 pub mod hippophobic;
@@ -43,6 +44,7 @@ pub static MECHANICS: &[MechanicSpec] = &[
     eviction::SPEC,
     cascade::SPEC,
     trailer::SPEC,
+    explorer::SPEC,
     swap::SPEC,
     castlemania::SPEC,
     carom::SPEC,

@@ -10,6 +10,7 @@
 
 mod cascade;
 mod castlemania;
+mod explorer;
 pub mod relocate;
 mod swap;
 mod trailer;
@@ -90,6 +91,11 @@ pub enum Rule {
     /// Wonderland (modest-proposals-2.md §22) under a reading of WO-R1 and WO-R3, in
     /// `wonderland.rs`.
     Wonderland(wonderland::Reading),
+    /// Explorer (modest-proposals-2.md §3), EX-R1: captures do not continue
+    /// (tests/common/explorer.rs).
+    Explorer,
+    /// Explorer with `explorerCaptureContinues = true` (EX-R1's alternative).
+    ExplorerCaptureContinues,
 }
 
 /// `board[rank][file]`: `'.'` empty, upper case White, lower case Black.
@@ -132,6 +138,9 @@ pub struct M {
     pub reentry: Option<(char, char)>,
     /// No orthodox non-capturing moves but the King's (Wonderland replaces them).
     pub quiet_off: bool,
+    /// Explorer: `Some(captures_continue)` (no quiet N/B/R/Q moves without continuation, the
+    /// continuation check).
+    pub explorer: Option<bool>,
 }
 
 type Sq = (i8, i8); // (file, rank)
@@ -241,6 +250,7 @@ impl M {
             held: emissary::holdings(holdings),
             reentry: None,
             quiet_off: false,
+            explorer: None,
         }
     }
 
@@ -401,7 +411,10 @@ impl M {
                 }
             }
         }
-        self.redeploy && self.swap_attacked(s, by_white)
+        (self.redeploy && self.swap_attacked(s, by_white))
+            || self
+                .explorer
+                .is_some_and(|cc| self.explorer_attacks(s, by_white, cc))
     }
 
     fn king(&self, white: bool) -> Sq {
@@ -578,7 +591,10 @@ impl M {
                         if self.quiet_off && k != 'K' {
                             continue;
                         }
-                        out.extend(self.step(s, t, &[]));
+                        // Explorer: these men never stop on an empty square
+                        if self.explorer.is_none() || !explorer::continues(k) {
+                            out.extend(self.step(s, t, &[]));
+                        }
                     } else if self.enemy(t) {
                         out.extend(self.step(s, t, &[t]));
                     }
@@ -876,6 +892,11 @@ impl M {
         me.redeploy = rule == Rule::Redeployment;
         me.no_castling = rule == Rule::Castlemania;
         me.quiet_off = matches!(rule, Rule::Wonderland(_));
+        me.explorer = match rule {
+            Rule::Explorer => Some(false),
+            Rule::ExplorerCaptureContinues => Some(true),
+            _ => None,
+        };
         if me.no_castling {
             me.rights = [false; 4];
         }
@@ -904,6 +925,9 @@ impl M {
             Rule::Relocation(r) => me.relocate(r, &mut v),
             Rule::Emissary => me.emissary(&mut v),
             Rule::Wonderland(r) => me.wonderland(r, &mut v),
+            Rule::Explorer | Rule::ExplorerCaptureContinues => {
+                me.explorer_moves(rule == Rule::ExplorerCaptureContinues, &mut v)
+            }
             _ => {}
         }
         match rule {
