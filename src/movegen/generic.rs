@@ -304,7 +304,8 @@ impl<J: LeafJudge> PseudoSink for Counter<'_, J> {
             let starters = (free & rules.double_step_region[us.index()]).shift(up) & empty;
             n += self.pawn_set(pos, starters.shift(up) & empty & dest, 2 * up);
         }
-        if !def.moves.no_adjacent_capture {
+        let captures_on = rules.captures_off >> PieceType::PAWN.0 & 1 == 0;
+        if captures_on && !def.moves.no_adjacent_capture {
             let west = (free & !Bitboard::FILE_A).shift(up_west) & board & region;
             let east = (free & !Bitboard::FILE_H).shift(up_east) & board & region;
             let immune = immune(pos);
@@ -355,6 +356,7 @@ fn generate_pseudo<S: PseudoSink>(pos: &Position, sink: &mut S) {
         let def = rules.piece(t).expect("type in use");
         let region = rules.region(us, t);
         let quiet_on = rules.quiet_off >> t.0 & 1 == 0;
+        let captures_on = rules.captures_off >> t.0 & 1 == 0;
         let men = if t == PieceType::PAWN {
             sink.bulk_pawns(pos, def, men)
         } else {
@@ -363,6 +365,7 @@ fn generate_pseudo<S: PseudoSink>(pos: &Position, sink: &mut S) {
         for from in men {
             let (quiet, caps) = def.moves.targets(us, from, occ, board);
             let quiet = if quiet_on { quiet } else { Bitboard::EMPTY };
+            let caps = if captures_on { caps } else { Bitboard::EMPTY };
             let tos = (quiet | (caps & enemy)) & region;
             if t == PieceType::PAWN {
                 sink.pawn_targets(pos, from, tos);

@@ -106,6 +106,10 @@ pub struct Rules {
     /// Wonderland's mirror): their captures stay ordinary; for pawns, steps and double steps
     /// are left out. Set by a mechanic's builder, never by a key.
     pub quiet_off: u16,
+    /// Piece types whose ordinary captures the generic generator leaves out (with
+    /// `quiet_off`, a type it does not move at all: Role-Model's pieces, whose powers a
+    /// mechanic gives them); for pawns, en passant too. Set by a mechanic's builder.
+    pub captures_off: u16,
     /// Where a pawn may double-step from, by colour.
     pub double_step_region: [Bitboard; 2],
     /// Whether en passant exists.

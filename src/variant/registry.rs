@@ -438,6 +438,7 @@ pub fn compile(ctx: &Section, mechanic_keys: &[&str]) -> Result<Rules, IniError>
         mandatory_promotion: true,
         double_step: true,
         quiet_off: 0,
+        captures_off: 0,
         double_step_region: [Bitboard::EMPTY; 2],
         en_passant: false,
         castling: false,
@@ -1148,6 +1149,7 @@ fn orthodox_data(r: &Rules, any_castling: bool) -> bool {
         mandatory_promotion,
         double_step,
         quiet_off,
+        captures_off,
         double_step_region,
         en_passant,
         castling,
@@ -1178,6 +1180,7 @@ fn orthodox_data(r: &Rules, any_castling: bool) -> bool {
         && *mandatory_promotion
         && *double_step
         && *quiet_off == 0
+        && *captures_off == 0
         && *double_step_region
             == [
                 Bitboard::RANK_1.shift_ranks(1),
