@@ -21,6 +21,7 @@ pub mod outcome;
 pub mod relocate;
 pub mod relocation;
 pub mod schedule;
+pub mod slide;
 pub mod spy;
 pub mod swap;
 pub mod trailer;
@@ -45,6 +46,7 @@ pub static MECHANICS: &[MechanicSpec] = &[
     castlemania::SPEC,
     carom::SPEC,
     triangulation::SPEC,
+    slide::SPEC,
     relocate::SPEC,
     spy::SPEC,
     facing::SPEC,

@@ -11,6 +11,7 @@
 mod cascade;
 mod castlemania;
 pub mod relocate;
+pub mod slide;
 mod swap;
 mod trailer;
 
@@ -83,6 +84,8 @@ pub enum Rule {
     Launch,
     /// A relocation variant under another reading of its options.
     Relocation(relocate::Reading),
+    /// Dominion, Summit, Crater, Ridge, Valley (tests/common/slide.rs): a move, then a slide.
+    Slide(slide::Geo),
 }
 
 /// `board[rank][file]`: `'.'` empty, upper case White, lower case Black.
@@ -118,6 +121,8 @@ pub struct M {
     pub redeploy: bool,
     /// No orthodox castling (Castlemania, CM-6).
     pub no_castling: bool,
+    /// The slide geometry and its attack relation (Dominion DO-4, Summit's extended attacks).
+    pub slide: Option<slide::Geo>,
 }
 
 type Sq = (i8, i8); // (file, rank)
@@ -223,6 +228,7 @@ impl M {
             },
             redeploy: false,
             no_castling: false,
+            slide: None,
         }
     }
 
@@ -382,7 +388,10 @@ impl M {
                 }
             }
         }
-        self.redeploy && self.swap_attacked(s, by_white)
+        (self.redeploy && self.swap_attacked(s, by_white))
+            || self
+                .slide
+                .is_some_and(|g| self.slide_attacked(g, s, by_white))
     }
 
     fn king(&self, white: bool) -> Sq {
@@ -850,6 +859,10 @@ impl M {
         me.catalyst = rule == Rule::Catalyst;
         me.redeploy = rule == Rule::Redeployment;
         me.no_castling = rule == Rule::Castlemania;
+        me.slide = match rule {
+            Rule::Slide(g) => Some(g),
+            _ => None,
+        };
         if me.no_castling {
             me.rights = [false; 4];
         }
@@ -876,6 +889,7 @@ impl M {
             Rule::Displacement => me.relocate(relocate::DISPLACEMENT, &mut v),
             Rule::Launch => me.relocate(relocate::LAUNCH, &mut v),
             Rule::Relocation(r) => me.relocate(r, &mut v),
+            Rule::Slide(g) => me.slides(g, &mut v),
             _ => {}
         }
         match rule {

@@ -1,0 +1,657 @@
+//! Slides after a move: Dominion (shared/rules/modest-proposals-1.md §0, §12) and Summit,
+//! Crater, Ridge, Valley (modest-proposals-2.md §1, §18, §23.1), one mechanic with keys.
+//!
+//! After an ordinary pseudo-legal move (normal, promotion, en passant; castling only with
+//! `slideAfterCastling = king`, and then the King alone, DO-2) that ends on `t`, the man that
+//! moved may slide on to one square `t'` of `t`'s slide squares, when `t'` holds no friendly man
+//! once the move is made (an enemy man there is captured: two captures in one move). A pawn
+//! promoted on `t` slides as the promoted piece (`e7e8,e8e7q`); a pawn that reaches its last
+//! rank by the slide promotes there; no pawn ever slides onto its own first rank (P3). The
+//! slide squares of each square are data, a table built once from `slideGeometry`:
+//! * `domino` (DO-1): the other half of the vertical domino (ranks 1-2, 3-4, 5-6, 7-8), from
+//!   every square;
+//! * `summit`: one square toward the nearest edge (both ways on the main diagonals), only from
+//!   non-edge squares;
+//! * `crater`: one square away from the nearest edge, not from d4 e4 d5 e5 nor edge squares;
+//! * `ridge`: one square along the rank toward the nearer side edge (files b-d toward a, e-g
+//!   toward h); `valley`: toward the centre files (b-c toward d, f-g toward e; none from d, e).
+//!   Both only from non-edge squares, or with `slideFromBackRanks = true` (SU-R3's flag) also
+//!   from ranks 1 and 8.
+//!
+//! Identity (README ruling 2, DO-3, DO-6, SU-R4): a route `o -> t -> t'` whose first leg
+//! captures (or is en passant or castling) has an effect no other move has (only routes through
+//! `t` capture there, and the slide square fixes the rest). A route whose first leg lands on an
+//! empty square moves one man from `o` to `t'` (capturing there): it is the plain move `o t'`
+//! when that exists (then not generated), else the route through the ASCII-smallest such `t`
+//! (the canonical spelling). A route back to `o` with nothing captured or promoted is a null
+//! move and is illegal (DO-3). So every move is generated once, and the generator skips merging.
+//! En passant follows README ruling 3: the moved pawn is followed from `o` to `t'`, so
+//! `e2e3,e3e4` is the double step `e2e4`, target included.
+//!
+//! Encoding: `Move::special(o, t, payload, promo)`, payload bits 0-5 the slide square `t'`,
+//! bit 6 set when the first leg is en passant, bit 7 when it is castling (the Rook's squares
+//! follow from the castling right whose King goes `o -> t`); `promo` is the man's type at the
+//! end when it changed (promotion on `t` or on `t'`). Notation `ot,tt'` with the promotion
+//! letter on the slide leg.
+//!
+//! Attack (DO-4, §18 engine notes, §23.1), the check relation for every purpose: `x` is
+//! attacked by `S` when an `S` man reaches it, or when for a square `s` whose slide squares hold
+//! `x` (a predecessor, at most 4) `s` holds no `S` man and an `S` man can move there: onto a
+//! man of the other side by reach, onto an empty square by reach (pieces, King), a pawn step or
+//! double step, or an en-passant capture (only with the target the position gives `S`). The
+//! relation assumes orthodox men (checked at load).
+
+use super::relocation::end_types;
+use super::{effect_of_move, name_before, parse_legs};
+use crate::geometry::attacks::{between, bishop_attacks, rook_attacks};
+use crate::geometry::{Bitboard, Color, Square};
+use crate::movegen::generic::{self, attacked_from_squares};
+use crate::moves::{Move, MoveKind, MoveList, MoveText};
+use crate::piece::{Piece, PieceType};
+use crate::position::{
+    is_attacked, EditList, Hooks, Mechanic, MechanicSpec, Position, ShortcutMasks, StateLayout,
+};
+use crate::variant::{generator_is_orthodox, IniError, Rules, Section};
+
+/// Registration: `specialMoves = slide` and its keys.
+pub const SPEC: MechanicSpec = MechanicSpec {
+    name: "slide",
+    keys: &[
+        "specialMoves",
+        "slideGeometry",
+        "slideAfterCastling",
+        "slideFromBackRanks",
+    ],
+    selected_by: Some(("specialMoves", "slide")),
+    build,
+};
+
+/// The slide keys, read only with `specialMoves = slide`.
+const KEYS: [&str; 3] = ["slideGeometry", "slideAfterCastling", "slideFromBackRanks"];
+
+/// Payload bit: the first leg is an en-passant capture.
+const EP: u32 = 1 << 6;
+/// Payload bit: the first leg is castling.
+const CASTLING: u32 = 1 << 7;
+
+/// Where a man may slide after a move (`slideGeometry`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Geometry {
+    /// Dominion: the other half of the vertical domino.
+    Domino,
+    /// Summit: toward the nearest edge.
+    Summit,
+    /// Crater: away from the nearest edge.
+    Crater,
+    /// Ridge: along the rank toward the nearer side edge.
+    Ridge,
+    /// Valley: along the rank toward the centre files.
+    Valley,
+}
+
+impl Geometry {
+    fn parse(v: &str) -> Option<Geometry> {
+        Some(match v {
+            "domino" => Geometry::Domino,
+            "summit" => Geometry::Summit,
+            "crater" => Geometry::Crater,
+            "ridge" => Geometry::Ridge,
+            "valley" => Geometry::Valley,
+            _ => return None,
+        })
+    }
+}
+
+/// The slide mechanic: its tables and settings.
+pub struct Slide {
+    /// The geometry, for messages and tests.
+    pub geometry: Geometry,
+    /// Whether the King may slide after castling (DO-2; the Summit family: no).
+    after_castling: bool,
+    /// The slide squares of each square.
+    to: [Bitboard; 64],
+    /// For each square, the squares whose slide squares hold it (the predecessors).
+    from: [Bitboard; 64],
+}
+
+fn build(
+    ctx: &Section,
+    rules: &mut Rules,
+    _state: &mut StateLayout,
+) -> Result<Option<Box<dyn Mechanic>>, IniError> {
+    let geometry = match ctx.get("slideGeometry") {
+        None => None,
+        Some(v) => Some(Geometry::parse(v).ok_or_else(|| {
+            ctx.err(
+                "slideGeometry",
+                format!("expected domino, summit, crater, ridge or valley, found '{v}'"),
+            )
+        })?),
+    };
+    let after_castling = match ctx.get("slideAfterCastling") {
+        None => None,
+        Some("king") => Some(true),
+        Some("none") => Some(false),
+        Some(v) => {
+            return Err(ctx.err(
+                "slideAfterCastling",
+                format!("expected king or none, found '{v}'"),
+            ))
+        }
+    };
+    let back_ranks = ctx.bool("slideFromBackRanks", false)?;
+    if ctx.get("specialMoves") != Some("slide") {
+        if let Some(key) = KEYS.iter().find(|k| ctx.sets(k)) {
+            return Err(ctx.err(
+                key,
+                "only specialMoves = slide reads this key, so it has no effect".into(),
+            ));
+        }
+        return Ok(None);
+    }
+    let Some(geometry) = geometry else {
+        return Err(ctx.err(
+            "slideGeometry",
+            "specialMoves = slide needs slideGeometry = domino, summit, crater, ridge or valley"
+                .into(),
+        ));
+    };
+    if back_ranks && !matches!(geometry, Geometry::Ridge | Geometry::Valley) {
+        return Err(ctx.err(
+            "slideFromBackRanks",
+            "only slideGeometry = ridge or valley slides along the back ranks".into(),
+        ));
+    }
+    if !generator_is_orthodox(rules) {
+        return Err(ctx.err(
+            "specialMoves",
+            "specialMoves = slide needs orthodox men on the 8x8 board (its attack relation \
+             assumes them)"
+                .into(),
+        ));
+    }
+    Ok(Some(Box::new(Slide::new(
+        geometry,
+        after_castling.unwrap_or(geometry == Geometry::Domino),
+        back_ranks,
+    ))))
+}
+
+/// The slide squares of `sq` under `g` (see the module notes).
+fn slide_squares(g: Geometry, back_ranks: bool, sq: Square) -> Bitboard {
+    let (f, r) = (sq.file(), sq.rank());
+    let side_edge = f == 0 || f == 7;
+    let rank_edge = r == 0 || r == 7;
+    let step = |df: i8, dr: i8| sq.offset(df, dr).map_or(Bitboard::EMPTY, |s| s.bb());
+    match g {
+        Geometry::Domino => step(0, if r % 2 == 0 { 1 } else { -1 }),
+        Geometry::Summit | Geometry::Crater => {
+            let centre = (3..=4).contains(&f) && (3..=4).contains(&r);
+            if side_edge || rank_edge || (g == Geometry::Crater && centre) {
+                return Bitboard::EMPTY;
+            }
+            // the distance to each edge with the step toward it
+            let edges = [(f, (-1, 0)), (7 - f, (1, 0)), (r, (0, -1)), (7 - r, (0, 1))];
+            let nearest = edges.iter().map(|e| e.0).min().unwrap_or(0);
+            let sign = if g == Geometry::Summit { 1 } else { -1 };
+            edges
+                .iter()
+                .filter(|e| e.0 == nearest)
+                .fold(Bitboard::EMPTY, |b, e| {
+                    b | step(sign * e.1 .0, sign * e.1 .1)
+                })
+        }
+        Geometry::Ridge | Geometry::Valley => {
+            if side_edge || (rank_edge && !back_ranks) {
+                return Bitboard::EMPTY;
+            }
+            match (g, f) {
+                (Geometry::Ridge, 1..=3) => step(-1, 0),
+                (Geometry::Ridge, _) => step(1, 0),
+                (_, 1..=2) => step(1, 0),
+                (_, 5..=6) => step(-1, 0),
+                _ => Bitboard::EMPTY,
+            }
+        }
+    }
+}
+
+impl Slide {
+    /// The mechanic with its tables.
+    pub fn new(geometry: Geometry, after_castling: bool, back_ranks: bool) -> Slide {
+        let mut to = [Bitboard::EMPTY; 64];
+        let mut from = [Bitboard::EMPTY; 64];
+        for i in 0..64u8 {
+            let sq = Square::new(i);
+            to[sq.index()] = slide_squares(geometry, back_ranks, sq);
+            for s in to[sq.index()] {
+                from[s.index()] |= sq.bb();
+            }
+        }
+        Slide {
+            geometry,
+            after_castling,
+            to,
+            from,
+        }
+    }
+
+    /// The slide squares of `sq`.
+    pub fn slide_squares(&self, sq: Square) -> Bitboard {
+        self.to[sq.index()]
+    }
+}
+
+impl Mechanic for Slide {
+    fn name(&self) -> &'static str {
+        "slide"
+    }
+
+    fn ini_key(&self) -> &'static str {
+        "specialMoves"
+    }
+
+    fn hooks(&self) -> Hooks {
+        Hooks::MOVES.with(Hooks::ATTACK).with(Hooks::CHECK)
+    }
+
+    fn conflict(&self, other: &dyn Mechanic) -> Option<String> {
+        let relations = Hooks::ATTACK.with(Hooks::CHECK);
+        other.hooks().meets(relations).then(|| {
+            format!(
+                "specialMoves = slide has its own attack relation, and so does {}",
+                other.name()
+            )
+        })
+    }
+
+    fn generate(&self, pos: &Position, list: &mut MoveList) {
+        let mut bases = MoveList::new();
+        generic::pseudo_moves(pos, &mut bases);
+        for &base in bases.iter() {
+            self.slides_after(pos, base, false, &mut |m| list.push(m));
+        }
+    }
+
+    fn edits(&self, pos: &Position, m: Move, out: &mut EditList) {
+        edits(pos, m, out);
+    }
+
+    fn write_move(&self, pos: &Position, m: Move, out: &mut MoveText) {
+        out.push_leg(m.from(), m.to());
+        out.push_leg(m.to(), slide_square(m));
+        if let Some(t) = m.promotion_type() {
+            out.push(pos.rules().letter(t));
+        }
+    }
+
+    /// A spelling is a base move `o t` then the slide `t t'` (promotion letter on the slide
+    /// leg), valid in the position, whose effect is `m`'s: also a route the generator leaves
+    /// out because a plain move or another route has its effect.
+    fn is_spelling(&self, pos: &Position, m: Move, s: &str) -> bool {
+        let Some(legs) = parse_legs(pos, s) else {
+            return false;
+        };
+        let &[l1, l2] = legs.as_slice() else {
+            return false;
+        };
+        if l1.promo.is_some() || l2.from != l1.to {
+            return false;
+        }
+        let mut bases = MoveList::new();
+        generic::pseudo_moves(pos, &mut bases);
+        let want = effect_of_move(pos, m);
+        let mut found = false;
+        for &base in bases.iter() {
+            if base.from() != l1.from || base.to() != l1.to {
+                continue;
+            }
+            self.slides_after(pos, base, true, &mut |r| {
+                found |= slide_square(r) == l2.to
+                    && r.promotion_type() == l2.promo
+                    && effect_of_move(pos, r) == want;
+            });
+        }
+        found
+    }
+
+    fn moves_are_distinct(&self) -> bool {
+        true
+    }
+
+    fn attacked(&self, pos: &Position, sq: Square, by: Color) -> bool {
+        is_attacked(pos, sq, by)
+            || self.slide_attack(pos, sq, by, pos.occupied(), pos.pieces(by), pos.ep_square())
+    }
+
+    fn attacked_with(
+        &self,
+        pos: &Position,
+        sq: Square,
+        by: Color,
+        occ: Bitboard,
+        removed: Bitboard,
+    ) -> Option<bool> {
+        // a King's step leaves no en-passant target for `by`
+        let men = pos.pieces(by) & !removed;
+        let rules = pos.rules();
+        let plain = attacked_from_squares(pos, sq, by, rules.type_mask, occ, |t| {
+            pos.pieces_of(by, t) & men
+        });
+        Some(plain || self.slide_attack(pos, sq, by, occ, men, None))
+    }
+
+    fn shortcut(&self, pos: &Position, masks: &mut ShortcutMasks) -> bool {
+        self.widen_shortcut(pos, masks)
+    }
+}
+
+/// The slide square of a slide move.
+#[inline(always)]
+fn slide_square(m: Move) -> Square {
+    Square::new((m.payload() & 63) as u8)
+}
+
+/// The pawn an en-passant capture by `us` on `t` takes.
+#[inline(always)]
+fn ep_victim(t: Square, us: Color) -> Square {
+    Square::new(((t.rank() - us.forward()) * 8 + t.file()) as u8)
+}
+
+/// The Rook's squares of the castling whose King goes `o -> t`.
+fn castling_rook(pos: &Position, o: Square, t: Square) -> Option<(Square, Square)> {
+    (0..4).find_map(|right| {
+        pos.castle_path(right)
+            .filter(|p| p.mv.from() == o && p.mv.to() == t)
+            .map(|p| (p.mv.rook_from(), p.mv.rook_to()))
+    })
+}
+
+/// The net edits of a slide move, with the mover followed for en passant.
+fn edits(pos: &Position, m: Move, out: &mut EditList) {
+    let (o, t, t2) = (m.from(), m.to(), slide_square(m));
+    let man = pos.piece_at(o);
+    let placed = match m.promotion_type() {
+        Some(p) => Piece::new(man.color(), p),
+        None => man,
+    };
+    if m.payload() & CASTLING != 0 {
+        let Some((rf, rt)) = castling_rook(pos, o, t) else {
+            return;
+        };
+        let rook = pos.piece_at(rf);
+        if o != rt && o != t2 {
+            out.push(o, Piece::NONE);
+        }
+        if rf != rt && rf != t2 && rf != o {
+            out.push(rf, Piece::NONE);
+        }
+        out.push(rt, rook);
+        out.push(t2, placed);
+        out.no_pawn_route();
+        return;
+    }
+    if o != t2 {
+        out.push(o, Piece::NONE);
+    }
+    if m.payload() & EP != 0 {
+        let v = ep_victim(t, man.color());
+        if v != t2 {
+            out.push(v, Piece::NONE);
+        }
+    }
+    out.push(t, Piece::NONE);
+    out.push(t2, placed);
+    if placed.kind() == PieceType::PAWN {
+        out.pawn_route(o, t2);
+    } else {
+        out.no_pawn_route();
+    }
+}
+
+impl Slide {
+    /// Calls `out` with each slide move after the pseudo-legal ordinary move `base`: every
+    /// route when `all`, else once per effect (the module notes) and never a null move.
+    #[inline]
+    fn slides_after(&self, pos: &Position, base: Move, all: bool, out: &mut impl FnMut(Move)) {
+        let us = pos.side_to_move();
+        let (o, t) = (base.from(), base.to());
+        let mut own = pos.pieces(us).without(o);
+        let mut flags = 0;
+        match base.kind() {
+            MoveKind::Castling => {
+                if !self.after_castling {
+                    return;
+                }
+                flags = CASTLING;
+                own = own.without(base.rook_from()) | base.rook_to().bb();
+            }
+            MoveKind::EnPassant => flags = EP,
+            _ => {}
+        }
+        let targets = self.to[t.index()] & !own;
+        if targets.is_empty() {
+            return;
+        }
+        let man = pos.piece_at(o);
+        let moved = match base.promotion_type() {
+            Some(p) => Piece::new(us, p),
+            None => man,
+        };
+        // the first leg lands on an empty square and captures nothing
+        let quiet = base.kind() == MoveKind::Normal && !pos.occupied().has(t);
+        for t2 in targets {
+            for &f in end_types(pos, moved, t2).as_slice() {
+                let promo = (f != man.kind()).then_some(f);
+                if !all && quiet {
+                    if t2 == o && promo.is_none() {
+                        continue;
+                    }
+                    if self.shadowed(pos, o, t, t2, man, f) {
+                        continue;
+                    }
+                }
+                out(Move::special(o, t, t2.raw() as u32 | flags, promo));
+            }
+        }
+    }
+
+    /// Whether the quiet-first-leg route `o -> t -> t2` of `man`, ending as type `f`, has the
+    /// effect of a plain move or of a route through an ASCII-smaller square.
+    fn shadowed(
+        &self,
+        pos: &Position,
+        o: Square,
+        t: Square,
+        t2: Square,
+        man: Piece,
+        f: PieceType,
+    ) -> bool {
+        if plain_reaches(pos, o, t2, man, f) {
+            return true;
+        }
+        let others = quiet_targets(pos, o, man) & self.from[t2.index()];
+        others
+            .into_iter()
+            .any(|t1| name_before(t1, t) && route_may_end_as(pos, man, t1, t2, f))
+    }
+
+    /// Whether `by` attacks `x` through a slide, with occupancy `occ`, `by`'s men on `men` and
+    /// `ep` the en-passant target of the position (see the module notes).
+    #[inline]
+    fn slide_attack(
+        &self,
+        pos: &Position,
+        x: Square,
+        by: Color,
+        occ: Bitboard,
+        men: Bitboard,
+        ep: Option<Square>,
+    ) -> bool {
+        let preds = self.from[x.index()] & !men;
+        if preds.is_empty() {
+            return false;
+        }
+        let rules = pos.rules();
+        let pieces = rules.type_mask & !(1 << PieceType::PAWN.0);
+        let from = |t: PieceType| pos.pieces_of(by, t) & men;
+        for s in preds {
+            if occ.has(s) {
+                if attacked_from_squares(pos, s, by, rules.type_mask, occ, from) {
+                    return true;
+                }
+                continue;
+            }
+            if attacked_from_squares(pos, s, by, pieces, occ, from)
+                || pawn_moves_to(pos, s, by, occ, men, ep)
+            {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// The legality shortcut under the slide relation (`Mechanic::shortcut`). In check under it:
+    /// everything is tested. Otherwise a normal move of ours can create a slide attack on the
+    /// King only by leaving or entering a predecessor `s` of the King's square, by unmasking an
+    /// enemy slider aimed at `s`, by clearing the middle square of an enemy pawn's double step
+    /// to `s`, or by a double step that leaves the target `s`: those moves are tested.
+    fn widen_shortcut(&self, pos: &Position, masks: &mut ShortcutMasks) -> bool {
+        let us = pos.side_to_move();
+        let them = us.flip();
+        let Some(k) = pos.king_square(us) else {
+            return false;
+        };
+        let preds = self.from[k.index()];
+        if preds.is_empty() {
+            return true;
+        }
+        let occ = pos.occupied();
+        let theirs = pos.pieces(them);
+        if self.slide_attack(pos, k, them, occ, theirs, pos.ep_square()) {
+            return false;
+        }
+        let ours = pos.pieces(us);
+        let queens = pos.kind(PieceType::QUEEN);
+        let orth = (pos.kind(PieceType::ROOK) | queens) & theirs;
+        let diag = (pos.kind(PieceType::BISHOP) | queens) & theirs;
+        let their_pawns = pos.pieces_of(them, PieceType::PAWN);
+        let double = pos.rules().double_step_region[them.index()];
+        let (fw, our_fw) = (them.forward(), us.forward());
+        for s in preds {
+            masks.test_from |= s.bb();
+            masks.test_to |= s.bb();
+            let snipers = (rook_attacks(s, theirs) & orth) | (bishop_attacks(s, theirs) & diag);
+            for p in snipers {
+                let screen = between(s, p) & occ;
+                if !screen.more_than_one() {
+                    masks.test_from |= screen & ours;
+                }
+            }
+            if let (Some(m), Some(p)) = (s.offset(0, -fw), s.offset(0, -2 * fw)) {
+                if their_pawns.has(p) && double.has(p) {
+                    masks.test_from |= m.bb() & ours;
+                }
+            }
+            if let Some(p) = s.offset(0, -our_fw) {
+                masks.test_from |= p.bb() & ours;
+            }
+        }
+        true
+    }
+}
+
+/// Whether a pawn of `by` (on `men`) can move to the empty square `s`: a step, a double step
+/// over an empty square, or an en-passant capture onto the target `ep` that `by` may use.
+#[inline]
+fn pawn_moves_to(
+    pos: &Position,
+    s: Square,
+    by: Color,
+    occ: Bitboard,
+    men: Bitboard,
+    ep: Option<Square>,
+) -> bool {
+    let pawns = pos.pieces_of(by, PieceType::PAWN) & men;
+    if pawns.is_empty() {
+        return false;
+    }
+    let fw = by.forward();
+    let rules = pos.rules();
+    if let Some(one) = s.offset(0, -fw) {
+        if pawns.has(one) {
+            return true;
+        }
+        if let Some(two) = s.offset(0, -2 * fw) {
+            if rules.double_step
+                && pawns.has(two)
+                && !occ.has(one)
+                && rules.double_step_region[by.index()].has(two)
+            {
+                return true;
+            }
+        }
+    }
+    // the target of the other side's double step: `by`'s fifth rank is one behind it
+    if ep == Some(s) && s.relative_rank(by, rules.shape.ranks) == 5 {
+        return [-1, 1]
+            .iter()
+            .any(|&df| s.offset(df, -fw).is_some_and(|p| pawns.has(p)));
+    }
+    false
+}
+
+/// Whether `man` on `o` has an ordinary move to `t2` (not castling) after which it is of type
+/// `f`.
+fn plain_reaches(pos: &Position, o: Square, t2: Square, man: Piece, f: PieceType) -> bool {
+    let rules = pos.rules();
+    let us = man.color();
+    let occ = pos.occupied();
+    if man.kind() != PieceType::PAWN {
+        let Some(def) = rules.piece(man.kind()) else {
+            return false;
+        };
+        return f == man.kind() && def.moves.capture_targets(us, o, occ, rules.board).has(t2);
+    }
+    // a plain pawn move promotes exactly when it ends in the promotion zone
+    if rules.promotion_region[us.index()].has(t2) == (f == PieceType::PAWN) {
+        return false;
+    }
+    if quiet_targets(pos, o, man).has(t2) {
+        return true;
+    }
+    let fw = us.forward();
+    let diagonal = (t2.rank() - o.rank()) == fw && (t2.file() - o.file()).abs() == 1;
+    diagonal && pos.pieces(us.flip()).has(t2)
+}
+
+/// The empty squares `man` on `o` reaches by a non-capturing ordinary move (castling aside).
+fn quiet_targets(pos: &Position, o: Square, man: Piece) -> Bitboard {
+    let rules = pos.rules();
+    let us = man.color();
+    let occ = pos.occupied();
+    if man.kind() != PieceType::PAWN {
+        return rules.piece(man.kind()).map_or(Bitboard::EMPTY, |def| {
+            def.moves.capture_targets(us, o, occ, rules.board) & !occ
+        });
+    }
+    let fw = us.forward();
+    let mut out = Bitboard::EMPTY;
+    if let Some(one) = o.offset(0, fw).filter(|&s| !occ.has(s)) {
+        out |= one.bb();
+        let may_double = rules.double_step && rules.double_step_region[us.index()].has(o);
+        if let Some(two) = o.offset(0, 2 * fw).filter(|&s| may_double && !occ.has(s)) {
+            out |= two.bb();
+        }
+    }
+    out
+}
+
+/// Whether the route of `man` through the empty `t1` to `t2` can end with the man of type `f`.
+fn route_may_end_as(pos: &Position, man: Piece, t1: Square, t2: Square, f: PieceType) -> bool {
+    if man.kind() != PieceType::PAWN {
+        return f == man.kind();
+    }
+    let zone = pos.rules().promotion_region[man.color().index()];
+    (zone.has(t1) || zone.has(t2)) == (f != PieceType::PAWN)
+}
