@@ -394,7 +394,8 @@ fn king_capturable(p: &Position) -> bool {
 
 /// The attack relation against brute force: after every pseudo-legal move of random games (so
 /// also moves that leave the King en prise, en-passant targets included), and after a pass, the
-/// mover's King is attacked exactly when some reply captures it.
+/// mover's King is attacked exactly when some reply captures it. At every node the fast legal
+/// moves and leaf count equal those found by playing and testing every move.
 #[test]
 fn attack_relation_matches_king_captures() {
     for (v, _) in VARIANTS {
@@ -433,6 +434,17 @@ fn attack_relation_matches_king_captures() {
                 p.unmake_null();
                 let mut list = MoveList::new();
                 movegen::legal_moves(&mut p, &mut list);
+                // the fast legality (shortcut masks, judged slides, leaf count) against testing
+                // every pseudo-legal move
+                let mut reference = MoveList::new();
+                movegen::generic::legal_moves_by_testing(&mut p, &mut reference);
+                assert_eq!(list.as_slice(), reference.as_slice(), "{v}: {}", p.fen());
+                assert_eq!(
+                    movegen::generic::count_legal(&mut p),
+                    list.len(),
+                    "{v}: {}",
+                    p.fen()
+                );
                 if list.is_empty() {
                     break;
                 }

@@ -49,7 +49,7 @@ use crate::movegen::generic::{self, attacked_from_squares};
 use crate::moves::{Move, MoveKind, MoveList, MoveText};
 use crate::piece::{Piece, PieceType};
 use crate::position::{
-    is_attacked, EditList, Hooks, Mechanic, MechanicSpec, Position, ShortcutMasks, StateLayout,
+    EditList, Hooks, Mechanic, MechanicSpec, Position, ShortcutMasks, StateLayout,
 };
 use crate::variant::{generator_is_orthodox, IniError, Rules, Section};
 
@@ -112,6 +112,9 @@ pub struct Slide {
     to: [Bitboard; 64],
     /// For each square, the squares whose slide squares hold it (the predecessors).
     from: [Bitboard; 64],
+    /// The table by direction: each index step with the squares that slide by it, so the
+    /// slide squares of a set of squares are a few shifts.
+    steps: [(i8, Bitboard); 4],
 }
 
 fn build(
@@ -228,17 +231,36 @@ impl Slide {
                 from[s.index()] |= sq.bb();
             }
         }
+        let mut steps = [(0i8, Bitboard::EMPTY); 4];
+        for (i, d) in [1i8, -1, 8, -8].into_iter().enumerate() {
+            steps[i].0 = d;
+            for sq in 0..64u8 {
+                let target = sq as i16 + d as i16;
+                if (0..64).contains(&target) && to[sq as usize].has(Square::new(target as u8)) {
+                    steps[i].1 |= Square::new(sq).bb();
+                }
+            }
+        }
         Slide {
             geometry,
             after_castling,
             to,
             from,
+            steps,
         }
     }
 
     /// The slide squares of `sq`.
     pub fn slide_squares(&self, sq: Square) -> Bitboard {
         self.to[sq.index()]
+    }
+
+    /// The slide squares of the squares of `set`, together.
+    #[inline(always)]
+    fn slides_of(&self, set: Bitboard) -> Bitboard {
+        self.steps
+            .iter()
+            .fold(Bitboard::EMPTY, |b, &(d, mask)| b | (set & mask).shift(d))
     }
 }
 
@@ -266,11 +288,7 @@ impl Mechanic for Slide {
     }
 
     fn generate(&self, pos: &Position, list: &mut MoveList) {
-        let mut bases = MoveList::new();
-        generic::pseudo_moves(pos, &mut bases);
-        for &base in bases.iter() {
-            self.slides_after(pos, base, false, &mut |m| list.push(m));
-        }
+        self.each_move(pos, &mut |m| list.push(m));
     }
 
     fn edits(&self, pos: &Position, m: Move, out: &mut EditList) {
@@ -306,7 +324,7 @@ impl Mechanic for Slide {
             if base.from() != l1.from || base.to() != l1.to {
                 continue;
             }
-            self.slides_after(pos, base, true, &mut |r| {
+            self.slides_after(pos, base, true, &mut Origin::default(), &mut |r| {
                 found |= slide_square(r) == l2.to
                     && r.promotion_type() == l2.promo
                     && effect_of_move(pos, r) == want;
@@ -319,8 +337,33 @@ impl Mechanic for Slide {
         true
     }
 
+    fn count_moves(&self, pos: &mut Position, masks: &ShortcutMasks) -> Option<usize> {
+        Some(self.count_legal(pos, masks))
+    }
+
+    fn generates_legal(&self) -> bool {
+        true
+    }
+
+    fn generate_legal(&self, pos: &mut Position, list: &mut MoveList) {
+        let mut own = MoveList::new();
+        self.generate(pos, &mut own);
+        let king = single_king(pos);
+        for &m in own.iter() {
+            let legal = match self.judge(pos, m, king, None) {
+                Some(legal) => legal,
+                None => generic::legal_when_played(pos, m),
+            };
+            if legal {
+                list.push(m);
+            }
+        }
+    }
+
     fn attacked(&self, pos: &Position, sq: Square, by: Color) -> bool {
-        is_attacked(pos, sq, by)
+        let rules = pos.rules();
+        let occ = pos.occupied();
+        attacked_from_squares(pos, sq, by, rules.type_mask, occ, |t| pos.pieces_of(by, t))
             || self.slide_attack(pos, sq, by, pos.occupied(), pos.pieces(by), pos.ep_square())
     }
 
@@ -332,18 +375,19 @@ impl Mechanic for Slide {
         occ: Bitboard,
         removed: Bitboard,
     ) -> Option<bool> {
-        // a King's step leaves no en-passant target for `by`
-        let men = pos.pieces(by) & !removed;
-        let rules = pos.rules();
-        let plain = attacked_from_squares(pos, sq, by, rules.type_mask, occ, |t| {
-            pos.pieces_of(by, t) & men
-        });
-        Some(plain || self.slide_attack(pos, sq, by, occ, men, None))
+        Some(self.attacked_with_slides(pos, sq, by, occ, removed))
     }
 
     fn shortcut(&self, pos: &Position, masks: &mut ShortcutMasks) -> bool {
         self.widen_shortcut(pos, masks)
     }
+}
+
+/// The side to move's King, when it has exactly one.
+#[inline]
+fn single_king(pos: &Position) -> Option<Square> {
+    let kings = pos.pieces_of(pos.side_to_move(), PieceType::KING);
+    (kings.any() && !kings.more_than_one()).then(|| kings.lsb())
 }
 
 /// The slide square of a slide move.
@@ -410,10 +454,241 @@ fn edits(pos: &Position, m: Move, out: &mut EditList) {
 }
 
 impl Slide {
+    /// Calls `out` with each pseudo-legal slide move, once per effect: after the pieces' moves
+    /// (from their capture geometry, which is their move geometry in orthodox chess), the
+    /// pawns' (steps, double steps, captures, each promotion, en passant), then castling.
+    fn each_move(&self, pos: &Position, out: &mut impl FnMut(Move)) {
+        self.each_move_except(pos, Bitboard::EMPTY, out);
+    }
+
+    /// [`Slide::each_move`] without the moves of the men on `skip`.
+    fn each_move_except(&self, pos: &Position, skip: Bitboard, out: &mut impl FnMut(Move)) {
+        let rules = pos.rules();
+        let us = pos.side_to_move();
+        let own = pos.pieces(us);
+        let occ = pos.occupied();
+        let mut origin = Origin::default();
+        for o in own & !skip {
+            let man = pos.piece_at(o);
+            let Some(def) = rules.piece(man.kind()) else {
+                continue;
+            };
+            let reach = def.moves.capture_targets(us, o, occ, rules.board);
+            origin.set_reach(pos, o, man, reach);
+            let own_after = own.without(o);
+            if man.kind() != PieceType::PAWN {
+                for t in reach & !own {
+                    if (self.to[t.index()] & !own_after).any() {
+                        self.slides_after(pos, Move::normal(o, t), false, &mut origin, out);
+                    }
+                }
+                continue;
+            }
+            let zone = rules.promotion_region[us.index()];
+            let tos = quiet_targets(pos, o, man) | (reach & pos.pieces(us.flip()));
+            for t in tos {
+                if zone.has(t) {
+                    for &q in &rules.promotion_types {
+                        let base = Move::promotion(o, t, q);
+                        self.slides_after(pos, base, false, &mut origin, out);
+                    }
+                } else {
+                    self.slides_after(pos, Move::normal(o, t), false, &mut origin, out);
+                }
+            }
+            if let Some(ep) = pos
+                .ep_square()
+                .filter(|&e| rules.en_passant && reach.has(e))
+            {
+                self.slides_after(pos, Move::en_passant(o, ep), false, &mut origin, out);
+            }
+        }
+        let rights = pos.castling_rights() >> (2 * us.index()) & 3;
+        if self.after_castling && rights != 0 {
+            let mut bases = MoveList::new();
+            generic::pseudo_moves(pos, &mut bases);
+            for &base in bases.iter() {
+                if base.kind() == MoveKind::Castling {
+                    self.slides_after(pos, base, false, &mut origin, out);
+                }
+            }
+        }
+    }
+
+    /// The number of legal slide moves (see [`Slide::judge`]).
+    fn count_legal(&self, pos: &mut Position, masks: &ShortcutMasks) -> usize {
+        let king = single_king(pos);
+        let mut n = 0;
+        let mut doubtful = MoveList::new();
+        let p: &Position = pos;
+        let mut bulk = Bitboard::EMPTY;
+        if king.is_some() && !masks.test_all() {
+            let us = p.side_to_move();
+            let kings = p.pieces_of(us, PieceType::KING);
+            // pawns on their own first four ranks: no move and slide of theirs reaches a back
+            // rank (a step or double step, then one square)
+            let near_half = if us == Color::White {
+                Bitboard(0x0000_0000_FFFF_FFFF)
+            } else {
+                Bitboard(0xFFFF_FFFF_0000_0000)
+            };
+            let pawns_out = p.pieces_of(us, PieceType::PAWN) & near_half;
+            let pawns = p.pieces_of(us, PieceType::PAWN);
+            bulk = (p.pieces(us) & !pawns & !kings & !masks.test_from)
+                | (pawns_out & !masks.test_from);
+            n += self.count_bulk(p, bulk, king, masks, &mut doubtful);
+        }
+        self.each_move_except(
+            p,
+            bulk,
+            &mut |m| match self.judge(p, m, king, Some(masks)) {
+                Some(legal) => n += legal as usize,
+                None => doubtful.push(m),
+            },
+        );
+        n + doubtful
+            .iter()
+            .filter(|&&m| generic::legal_when_played(pos, m))
+            .count()
+    }
+
+    /// The legal slide moves of the men on `men` (no King, no pawn that could promote, none in
+    /// the masks' `test_from`), when the side is judged by the masks: the quiet-first-leg
+    /// routes of a man go, once per slide square, where no plain move of it goes; they are legal exactly
+    /// when that square is in the masks' target and not in `test_to` (those are played). The
+    /// routes that capture on their first leg are judged one by one.
+    fn count_bulk(
+        &self,
+        pos: &Position,
+        men: Bitboard,
+        king: Option<Square>,
+        masks: &ShortcutMasks,
+        doubtful: &mut MoveList,
+    ) -> usize {
+        let rules = pos.rules();
+        let us = pos.side_to_move();
+        let own = pos.pieces(us);
+        let theirs = pos.pieces(us.flip());
+        let occ = pos.occupied();
+        let mut n = 0;
+        for o in men {
+            let man = pos.piece_at(o);
+            let Some(def) = rules.piece(man.kind()) else {
+                continue;
+            };
+            let reach = def.moves.capture_targets(us, o, occ, rules.board);
+            let own_after = own.without(o);
+            let (quiet, plain, captures) = if man.kind() == PieceType::PAWN {
+                let pushes = quiet_targets(pos, o, man);
+                (pushes, pushes | (reach & theirs), reach & theirs)
+            } else {
+                (reach & !occ, reach & !own, reach & theirs)
+            };
+            let t2s = self.slides_of(quiet) & !own_after & !plain & !o.bb();
+            n += (t2s & masks.target & !masks.test_to).count() as usize;
+            for t2 in t2s & masks.test_to {
+                // the canonical route: through the ASCII-smallest square
+                let t = (self.from[t2.index()] & quiet).into_iter().reduce(|a, b| {
+                    if name_before(b, a) {
+                        b
+                    } else {
+                        a
+                    }
+                });
+                if let Some(t) = t {
+                    doubtful.push(Move::special(o, t, t2.raw() as u32, None));
+                }
+            }
+            if man.kind() == PieceType::PAWN {
+                let ep = pos
+                    .ep_square()
+                    .filter(|&e| rules.en_passant && reach.has(e));
+                if let Some(ep) = ep {
+                    let mut origin = Origin::default();
+                    let base = Move::en_passant(o, ep);
+                    self.slides_after(pos, base, false, &mut origin, &mut |m| doubtful.push(m));
+                }
+            }
+            for t in captures {
+                for t2 in self.to[t.index()] & !own_after {
+                    let m = Move::special(o, t, t2.raw() as u32, None);
+                    match self.judge(pos, m, king, None) {
+                        Some(legal) => n += legal as usize,
+                        None => doubtful.push(m),
+                    }
+                }
+            }
+        }
+        n
+    }
+
+    /// Whether the pseudo-legal slide move `m` leaves the King (on `king`, the side's only
+    /// one) unattacked, judged without playing it, or `None` when it must be played (castling,
+    /// en passant, a pawn's straight two-rank route, no single King). A route whose first leg
+    /// lands on an empty square changes the occupancy as the normal move `o t'` would, so the
+    /// shortcut masks (`masks`) judge it when the man is not the King; every other route is
+    /// judged on the board as it would be after it (the attackers are the enemy's men less
+    /// those captured; en passant cannot follow for them).
+    #[inline]
+    fn judge(
+        &self,
+        pos: &Position,
+        m: Move,
+        king: Option<Square>,
+        masks: Option<&ShortcutMasks>,
+    ) -> Option<bool> {
+        let king = king?;
+        let (o, t, t2) = (m.from(), m.to(), slide_square(m));
+        if m.payload() & (EP | CASTLING) != 0 {
+            return None;
+        }
+        let pawn = pos.piece_at(o).kind() == PieceType::PAWN;
+        if pawn && o.file() == t2.file() && (o.rank() - t2.rank()).abs() == 2 {
+            return None;
+        }
+        let occ = pos.occupied();
+        if let Some(masks) = masks.filter(|k| o != king && !k.test_all() && !occ.has(t)) {
+            if !masks.test_from.has(o) && !masks.test_to.has(t2) {
+                return Some(masks.target.has(t2));
+            }
+        }
+        let now = (occ & !o.bb() & !t.bb()) | t2.bb();
+        let removed = (t.bb() & occ) | t2.bb();
+        let sq = if o == king { t2 } else { king };
+        let them = pos.side_to_move().flip();
+        Some(!self.attacked_with_slides(pos, sq, them, now, removed))
+    }
+
+    /// [`Mechanic::attacked_with`]: the plain relation and the slides, on the board with
+    /// occupancy `occ` and the men on `removed` gone.
+    #[inline]
+    fn attacked_with_slides(
+        &self,
+        pos: &Position,
+        sq: Square,
+        by: Color,
+        occ: Bitboard,
+        removed: Bitboard,
+    ) -> bool {
+        // a King's move leaves no en-passant target for `by`
+        let men = pos.pieces(by) & !removed;
+        let rules = pos.rules();
+        attacked_from_squares(pos, sq, by, rules.type_mask, occ, |t| {
+            pos.pieces_of(by, t) & men
+        }) || self.slide_attack(pos, sq, by, occ, men, None)
+    }
+
     /// Calls `out` with each slide move after the pseudo-legal ordinary move `base`: every
     /// route when `all`, else once per effect (the module notes) and never a null move.
     #[inline]
-    fn slides_after(&self, pos: &Position, base: Move, all: bool, out: &mut impl FnMut(Move)) {
+    fn slides_after(
+        &self,
+        pos: &Position,
+        base: Move,
+        all: bool,
+        origin: &mut Origin,
+        out: &mut impl FnMut(Move),
+    ) {
         let us = pos.side_to_move();
         let (o, t) = (base.from(), base.to());
         let mut own = pos.pieces(us).without(o);
@@ -440,14 +715,24 @@ impl Slide {
         };
         // the first leg lands on an empty square and captures nothing
         let quiet = base.kind() == MoveKind::Normal && !pos.occupied().has(t);
+        // a piece keeps its type (orthodox regions: the whole board); a pawn may promote
+        let single = [moved.kind()];
         for t2 in targets {
-            for &f in end_types(pos, moved, t2).as_slice() {
+            let ends;
+            let fs: &[PieceType] = if moved.kind() == PieceType::PAWN {
+                ends = end_types(pos, moved, t2);
+                ends.as_slice()
+            } else {
+                &single
+            };
+            for &f in fs {
                 let promo = (f != man.kind()).then_some(f);
                 if !all && quiet {
                     if t2 == o && promo.is_none() {
                         continue;
                     }
-                    if self.shadowed(pos, o, t, t2, man, f) {
+                    origin.set(pos, o, man);
+                    if self.shadowed(pos, origin, t, t2, man, f) {
                         continue;
                     }
                 }
@@ -456,21 +741,28 @@ impl Slide {
         }
     }
 
-    /// Whether the quiet-first-leg route `o -> t -> t2` of `man`, ending as type `f`, has the
-    /// effect of a plain move or of a route through an ASCII-smaller square.
+    /// Whether the quiet-first-leg route `o -> t -> t2` of `man` (from `origin`), ending as
+    /// type `f`, has the effect of a plain move or of a route through an ASCII-smaller square.
     fn shadowed(
         &self,
         pos: &Position,
-        o: Square,
+        origin: &Origin,
         t: Square,
         t2: Square,
         man: Piece,
         f: PieceType,
     ) -> bool {
-        if plain_reaches(pos, o, t2, man, f) {
+        let zone = pos.rules().promotion_region[man.color().index()];
+        let plain = if man.kind() == PieceType::PAWN {
+            // a plain pawn move promotes exactly when it ends in the promotion zone
+            zone.has(t2) != (f == PieceType::PAWN)
+        } else {
+            f == man.kind()
+        };
+        if plain && origin.plain.has(t2) {
             return true;
         }
-        let others = quiet_targets(pos, o, man) & self.from[t2.index()];
+        let others = origin.quiet & self.from[t2.index()];
         others
             .into_iter()
             .any(|t1| name_before(t1, t) && route_may_end_as(pos, man, t1, t2, f))
@@ -601,40 +893,52 @@ fn pawn_moves_to(
     false
 }
 
-/// Whether `man` on `o` has an ordinary move to `t2` (not castling) after which it is of type
-/// `f`.
-fn plain_reaches(pos: &Position, o: Square, t2: Square, man: Piece, f: PieceType) -> bool {
-    let rules = pos.rules();
-    let us = man.color();
-    let occ = pos.occupied();
-    if man.kind() != PieceType::PAWN {
-        let Some(def) = rules.piece(man.kind()) else {
-            return false;
-        };
-        return f == man.kind() && def.moves.capture_targets(us, o, occ, rules.board).has(t2);
-    }
-    // a plain pawn move promotes exactly when it ends in the promotion zone
-    if rules.promotion_region[us.index()].has(t2) == (f == PieceType::PAWN) {
-        return false;
-    }
-    if quiet_targets(pos, o, man).has(t2) {
-        return true;
-    }
-    let fw = us.forward();
-    let diagonal = (t2.rank() - o.rank()) == fw && (t2.file() - o.file()).abs() == 1;
-    diagonal && pos.pieces(us.flip()).has(t2)
+/// The ordinary moves (castling aside) of the man on one square, for comparing routes with
+/// them: computed once per origin.
+#[derive(Default)]
+struct Origin {
+    sq: Option<Square>,
+    /// Where a plain move goes (empty squares and enemy men).
+    plain: Bitboard,
+    /// Where a non-capturing plain move goes.
+    quiet: Bitboard,
 }
 
-/// The empty squares `man` on `o` reaches by a non-capturing ordinary move (castling aside).
+impl Origin {
+    /// The moves of `man` on `o`, unless already known.
+    #[inline]
+    fn set(&mut self, pos: &Position, o: Square, man: Piece) {
+        if self.sq == Some(o) {
+            return;
+        }
+        let rules = pos.rules();
+        let reach = rules.piece(man.kind()).map_or(Bitboard::EMPTY, |def| {
+            def.moves
+                .capture_targets(man.color(), o, pos.occupied(), rules.board)
+        });
+        self.set_reach(pos, o, man, reach);
+    }
+
+    /// The moves of `man` on `o`, whose capture geometry is `reach`.
+    #[inline]
+    fn set_reach(&mut self, pos: &Position, o: Square, man: Piece, reach: Bitboard) {
+        let us = man.color();
+        self.sq = Some(o);
+        if man.kind() == PieceType::PAWN {
+            self.quiet = quiet_targets(pos, o, man);
+            self.plain = self.quiet | (reach & pos.pieces(us.flip()));
+        } else {
+            self.quiet = reach & !pos.occupied();
+            self.plain = reach & !pos.pieces(us);
+        }
+    }
+}
+
+/// The empty squares the pawn `man` on `o` reaches by a step or a double step.
 fn quiet_targets(pos: &Position, o: Square, man: Piece) -> Bitboard {
     let rules = pos.rules();
     let us = man.color();
     let occ = pos.occupied();
-    if man.kind() != PieceType::PAWN {
-        return rules.piece(man.kind()).map_or(Bitboard::EMPTY, |def| {
-            def.moves.capture_targets(us, o, occ, rules.board) & !occ
-        });
-    }
     let fw = us.forward();
     let mut out = Bitboard::EMPTY;
     if let Some(one) = o.offset(0, fw).filter(|&s| !occ.has(s)) {
