@@ -494,3 +494,18 @@ fn model_perft_matches_the_suites() {
         }
     }
 }
+
+/// DO-5: the square a King passes before sliding is not tested, and castling's own rule covers
+/// the squares it crosses (0.4): castling onto the attacked c8 is illegal, castling there and
+/// sliding on to c7 is legal.
+#[test]
+fn dominion_castling_square_is_passed_before_the_slide() {
+    let fen = "r3k3/1P4P1/8/8/8/8/1p4p1/R3K3 b Qq - 0 1";
+    let mut p = pos("dominion", fen);
+    assert!(parse_move(&mut p, "e8c8").is_err());
+    assert_eq!(
+        fen_after("dominion", fen, &["e8c8,c8c7"]),
+        "3r4/1Pk3P1/8/8/8/8/1p4p1/R3K3 w Q -"
+    );
+    cross_check("dominion", Rule::Slide(Geo::Domino), fen);
+}

@@ -130,15 +130,17 @@ impl M {
         out
     }
 
-    /// The castlings allowed now (FIDE conditions, "attacked" under this relation, 0.4).
+    /// The castlings a slide may follow: FIDE's conditions under this relation (0.4: not out
+    /// of check, not across an attacked square), the King's castling square being the square
+    /// it passes before sliding, which DO-5 leaves untested (only the final position counts).
     fn slide_castlings(&self) -> Vec<Base> {
         let w = self.white;
         let rank = if w { 0 } else { 7 };
         let base = if w { 0 } else { 2 };
         let mut out = Vec::new();
         for (i, rook_file, king_to, rook_to, path, crossed) in [
-            (base, 7, 6, 5, vec![5, 6], [4, 5, 6]),
-            (base + 1, 0, 2, 3, vec![1, 2, 3], [4, 3, 2]),
+            (base, 7, 6, 5, vec![5, 6], [4, 5]),
+            (base + 1, 0, 2, 3, vec![1, 2, 3], [4, 3]),
         ] {
             if !self.rights[i]
                 || self.at((4, rank)) != self.man(w, 'K')
