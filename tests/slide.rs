@@ -403,7 +403,7 @@ fn attack_relation_matches_king_captures() {
         let checker = rules.mechanics.checker().expect("check relation");
         assert!(rules.mechanics.uses(Hooks::CHECK));
         let mut state = 0x9e37_79b9_7f4a_7c15u64;
-        for _game in 0..12 {
+        for _game in 0..30 {
             let mut p = Position::startpos(rules);
             for _ply in 0..60 {
                 let mut pseudo = MoveList::new();

@@ -454,6 +454,42 @@ fn edits(pos: &Position, m: Move, out: &mut EditList) {
 }
 
 impl Slide {
+    /// The enemy men whose capture (their square emptied, the capturer elsewhere) can expose
+    /// the King on `k` under the slide relation: those on a predecessor of `k`, those among at
+    /// most two men between `k` or a predecessor and an enemy slider on that line (the capturer
+    /// may be the other one), and those on the middle
+    /// square of an enemy pawn's double step to a predecessor.
+    fn opened_by_capture(&self, pos: &Position, k: Square) -> Bitboard {
+        let them = pos.side_to_move().flip();
+        let theirs = pos.pieces(them);
+        let occ = pos.occupied();
+        let preds = self.from[k.index()];
+        let queens = pos.kind(PieceType::QUEEN);
+        let orth = (pos.kind(PieceType::ROOK) | queens) & theirs;
+        let diag = (pos.kind(PieceType::BISHOP) | queens) & theirs;
+        let their_pawns = pos.pieces_of(them, PieceType::PAWN);
+        let double = pos.rules().double_step_region[them.index()];
+        let fw = them.forward();
+        let mut out = preds & theirs;
+        for s in preds.with(k) {
+            let snipers = (rook_attacks(s, Bitboard::EMPTY) & orth)
+                | (bishop_attacks(s, Bitboard::EMPTY) & diag);
+            for p in snipers {
+                // the capturer may leave the same line: two screens can both go
+                let screen = between(s, p) & occ;
+                if screen.count() <= 2 {
+                    out |= screen & theirs;
+                }
+            }
+            if let (Some(m), Some(p)) = (s.offset(0, -fw), s.offset(0, -2 * fw)) {
+                if their_pawns.has(p) && double.has(p) {
+                    out |= m.bb() & theirs;
+                }
+            }
+        }
+        out
+    }
+
     /// Calls `out` with each pseudo-legal slide move, once per effect: after the pieces' moves
     /// (from their capture geometry, which is their move geometry in orthodox chess), the
     /// pawns' (steps, double steps, captures, each promotion, en passant), then castling.
@@ -570,6 +606,11 @@ impl Slide {
         let own = pos.pieces(us);
         let theirs = pos.pieces(us.flip());
         let occ = pos.occupied();
+        // out of check, a route capturing on `t` changes the occupancy as a normal move plus
+        // the emptied `t`: judged by the masks unless emptying `t` can open an attack
+        let opened = (masks.target == Bitboard::FULL)
+            .then(|| king.map(|k| self.opened_by_capture(pos, k)))
+            .flatten();
         let mut n = 0;
         for o in men {
             let man = pos.piece_at(o);
@@ -611,6 +652,10 @@ impl Slide {
             }
             for t in captures {
                 for t2 in self.to[t.index()] & !own_after {
+                    if opened.is_some_and(|open| !open.has(t) && !masks.test_to.has(t2)) {
+                        n += 1;
+                        continue;
+                    }
                     let m = Move::special(o, t, t2.raw() as u32, None);
                     match self.judge(pos, m, king, None) {
                         Some(legal) => n += legal as usize,
