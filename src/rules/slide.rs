@@ -444,7 +444,9 @@ fn edits(pos: &Position, m: Move, out: &mut EditList) {
             out.push(v, Piece::NONE);
         }
     }
-    out.push(t, Piece::NONE);
+    if pos.piece_at(t).is_some() {
+        out.push(t, Piece::NONE);
+    }
     out.push(t2, placed);
     if placed.kind() == PieceType::PAWN {
         out.pawn_route(o, t2);
