@@ -23,6 +23,7 @@ pub mod outcome;
 pub mod relocate;
 pub mod relocation;
 pub mod schedule;
+pub mod slide;
 pub mod spy;
 pub mod swap;
 pub mod trailer;
@@ -50,6 +51,7 @@ pub static MECHANICS: &[MechanicSpec] = &[
     carom::SPEC,
     triangulation::SPEC,
     emissary::SPEC,
+    slide::SPEC,
     relocate::SPEC,
     wonderland::SPEC,
     spy::SPEC,

@@ -12,6 +12,7 @@ mod cascade;
 mod castlemania;
 mod explorer;
 pub mod relocate;
+pub mod slide;
 mod swap;
 mod trailer;
 
@@ -96,6 +97,8 @@ pub enum Rule {
     Explorer,
     /// Explorer with `explorerCaptureContinues = true` (EX-R1's alternative).
     ExplorerCaptureContinues,
+    /// Dominion, Summit, Crater, Ridge, Valley (tests/common/slide.rs): a move, then a slide.
+    Slide(slide::Geo),
 }
 
 /// `board[rank][file]`: `'.'` empty, upper case White, lower case Black.
@@ -141,6 +144,8 @@ pub struct M {
     /// Explorer: `Some(captures_continue)` (no quiet N/B/R/Q moves without continuation, the
     /// continuation check).
     pub explorer: Option<bool>,
+    /// The slide geometry and its attack relation (Dominion DO-4, Summit's extended attacks).
+    pub slide: Option<slide::Geo>,
 }
 
 type Sq = (i8, i8); // (file, rank)
@@ -251,6 +256,7 @@ impl M {
             reentry: None,
             quiet_off: false,
             explorer: None,
+            slide: None,
         }
     }
 
@@ -415,6 +421,9 @@ impl M {
             || self
                 .explorer
                 .is_some_and(|cc| self.explorer_attacks(s, by_white, cc))
+            || self
+                .slide
+                .is_some_and(|g| self.slide_attacked(g, s, by_white))
     }
 
     fn king(&self, white: bool) -> Sq {
@@ -897,6 +906,10 @@ impl M {
             Rule::ExplorerCaptureContinues => Some(true),
             _ => None,
         };
+        me.slide = match rule {
+            Rule::Slide(g) => Some(g),
+            _ => None,
+        };
         if me.no_castling {
             me.rights = [false; 4];
         }
@@ -928,6 +941,7 @@ impl M {
             Rule::Explorer | Rule::ExplorerCaptureContinues => {
                 me.explorer_moves(rule == Rule::ExplorerCaptureContinues, &mut v)
             }
+            Rule::Slide(g) => me.slides(g, &mut v),
             _ => {}
         }
         match rule {
