@@ -497,6 +497,16 @@ impl Variant {
     pub fn has_holdings(&self) -> bool {
         self.mechanics.uses(Hooks::HOLDINGS)
     }
+
+    /// How many kinds of men a player may hold (every type but the King's where the variant has
+    /// holdings, else 0): the pocket size GUIs draw.
+    pub fn holdings_size(&self) -> usize {
+        if self.has_holdings() {
+            self.rules.piece_types().count().saturating_sub(1)
+        } else {
+            0
+        }
+    }
 }
 
 impl Deref for Variant {

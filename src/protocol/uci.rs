@@ -110,10 +110,11 @@ fn options(engine: &Engine) -> Vec<UciOptionConfig> {
 pub fn variant_line(engine: &Engine) -> String {
     let r = engine.rules();
     format!(
-        "info string variant {} files {} ranks {} pocket 0 template fairy startpos {}",
+        "info string variant {} files {} ranks {} pocket {} template fairy startpos {}",
         r.name,
         r.shape.files,
         r.shape.ranks,
+        r.holdings_size(),
         r.gui_start_fen()
     )
 }

@@ -234,13 +234,8 @@ impl Session {
         }
         let white: String = slots.iter().collect();
         let black: String = slots.iter().map(|c| c.to_ascii_lowercase()).collect();
-        // XBoard draws holdings beside the board when the size after '+' is not zero: one
-        // slot per type a player can hold (every type but the King)
-        let holdings = if rules.has_holdings() {
-            rules.piece_types().count() - 1
-        } else {
-            0
-        };
+        // XBoard draws holdings beside the board when the size after '+' is not zero
+        let holdings = rules.holdings_size();
         self.out.line(&format!(
             "setup ({white}{black}) {}x{}+{holdings}_fairy {}",
             rules.shape.files,

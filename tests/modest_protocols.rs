@@ -1,15 +1,16 @@
-//! The relocation variants (Modest Proposals: Bump, Carom, Cascade, Castlemania, Catalyst,
-//! Displacement, Launch, Redeployment, Trailer, Triangulation) over both protocols: each is
-//! offered in `UCI_Variant` and in XBoard's `variants` feature, XBoard is sent the `setup` line
-//! that draws its start position, a multi-leg move travels as one comma-separated token both
-//! ways, and a leg list that is not a legal move is refused while the engine keeps serving.
+//! The Modest Proposals movement variants with multi-leg moves (the relocation variants of issue
+//! 11; the continuation and drop variants of issue 12) over both protocols: each is offered in
+//! `UCI_Variant` and in XBoard's `variants` feature, XBoard is sent the `setup` line that draws
+//! its start position (with holdings where the variant has them), a multi-leg move or a drop
+//! travels as one comma-separated token both ways, and a leg list that is not a legal move is
+//! refused while the engine keeps serving.
 
 mod driver;
 use driver::Engine;
 
 /// Each variant, a position (None: its start) and a legal multi-leg move there (from the rules
 /// files' test vectors).
-const CASES: [(&str, Option<&str>, &str); 10] = [
+const CASES: [(&str, Option<&str>, &str); 21] = [
     ("bump", None, "d1d2,d2c3"),
     ("carom", None, "b1d2,d2b3"),
     ("cascade", None, "d1d2,d2d5"),
@@ -28,6 +29,39 @@ const CASES: [(&str, Option<&str>, &str); 10] = [
         Some("4k3/8/8/8/8/8/3PN3/3QK3 w - - 0 1"),
         "d1e1,e1e2,e2d1",
     ),
+    ("dominion", None, "b1c3,c3c4"),
+    (
+        "dominion",
+        Some("7k/8/8/8/p7/n7/8/R6K w - - 0 1"),
+        "a1a3,a3a4",
+    ),
+    ("summit", None, "e2e4,e4f4"),
+    ("crater", None, "g1f3,f3e3"),
+    ("ridge", None, "e2e3,e3f3"),
+    ("valley", None, "b1c3,c3d3"),
+    ("explorer", None, "b1a3,a3a4"),
+    ("wonderland", None, "g1f3,f3c3"),
+    (
+        "emissary",
+        Some("4k3/8/8/8/8/8/3P1P2/3QK3[N] w - - 0 1"),
+        "d1a4,N@d1",
+    ),
+    ("emissary", None, "e1d2"),
+    (
+        "explorer",
+        Some("4k3/8/8/8/8/8/1P6/R3K3 w - - 0 1"),
+        "a1a2,a2b2",
+    ),
+];
+
+/// Moves each variant refuses with a clear message, by the issue's list of bad input: a drop
+/// with nothing held, a slide the variant does not allow, a Wonderland move spelled to its
+/// unmirrored square, and (as a position) holdings in a variant without them.
+const REFUSED: [(&str, Option<&str>, &str); 4] = [
+    ("emissary", None, "d1a4,N@d1"),
+    ("summit", None, "e2e4,e4e5"),
+    ("valley", None, "d2d4,d4c4"),
+    ("wonderland", None, "g1f3"),
 ];
 
 /// A leg list that is no legal move in any of these positions.
@@ -72,6 +106,12 @@ fn uci_offers_each_variant_and_passes_comma_moves_both_ways() {
             "{variant} missing from {combo}"
         );
         e.send(&format!("setoption name UCI_Variant value {variant}"));
+        // the board line a GUI reads: holdings (a pocket) where the variant has them
+        let pocket = if variant == "emissary" { 5 } else { 0 };
+        e.expect(10, |l| {
+            l.starts_with(&format!("info string variant {variant} "))
+                && l.contains(&format!(" pocket {pocket} "))
+        });
         e.send(&position_command(fen, mv));
         e.send("d");
         let after = e.expect(10, |l| l.starts_with("FEN: "));
@@ -113,7 +153,8 @@ fn xboard_sets_up_each_variant_and_passes_comma_moves_both_ways() {
         e.send("new");
         e.send(&format!("variant {variant}"));
         e.expect(10, |l| {
-            l.starts_with("setup ") && l.contains(" 8x8+0_fairy ")
+            let holdings = if variant == "emissary" { "+5" } else { "+0" };
+            l.starts_with("setup ") && l.contains(&format!(" 8x8{holdings}_fairy "))
         });
         e.send("force");
         if let Some(f) = fen {
@@ -145,5 +186,44 @@ fn xboard_sets_up_each_variant_and_passes_comma_moves_both_ways() {
             "{variant}: own move {reply} refused"
         );
     }
+    assert!(e.quit());
+}
+
+#[test]
+fn bad_moves_and_holdings_are_refused_over_both_protocols() {
+    let mut e = uci();
+    for (variant, fen, mv) in REFUSED {
+        e.send(&format!("setoption name UCI_Variant value {variant}"));
+        e.send(&position_command(fen, mv));
+        e.expect(10, |l| l.starts_with("info string") && l.contains(mv));
+        e.send("isready");
+        e.expect(10, |l| l == "readyok");
+    }
+    e.send("setoption name UCI_Variant value chess");
+    e.send("position fen 4k3/8/8/8/8/8/8/4K3[N] w - - 0 1");
+    e.expect(10, |l| {
+        l.starts_with("info string") && l.contains("holdings")
+    });
+    e.send("isready");
+    e.expect(10, |l| l == "readyok");
+    assert!(e.quit());
+
+    let mut e = xboard();
+    for (variant, fen, mv) in REFUSED {
+        e.send("new");
+        e.send(&format!("variant {variant}"));
+        e.send("force");
+        if let Some(f) = fen {
+            e.send(&format!("setboard {f}"));
+        }
+        e.send(&format!("usermove {mv}"));
+        e.expect(10, |l| l == format!("Illegal move: {mv}"));
+    }
+    e.send("new");
+    e.send("variant chess");
+    e.send("setboard 4k3/8/8/8/8/8/8/4K3[N] w - - 0 1");
+    e.expect(10, |l| l.starts_with("Error") && l.contains("holdings"));
+    e.send("ping 3");
+    e.expect(10, |l| l == "pong 3");
     assert!(e.quit());
 }
