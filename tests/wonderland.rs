@@ -437,3 +437,18 @@ fn perft_suite_agrees_with_the_model_deep() {
     let n = suite_agrees(budget);
     println!("{n} counts compared");
 }
+
+/// §1.4: the clock resets on captures and pawn moves only, so an exchange with an enemy piece
+/// across the mirror (no man captured) leaves it running, and a mirrored pawn move resets it.
+#[test]
+fn an_exchange_with_an_enemy_piece_is_no_capture() {
+    let rules = variant(RULINGS);
+    let mut pos = Position::from_fen(rules, "4k3/8/8/8/8/8/4P3/R3K1n1 w - - 5 10").expect("fen");
+    let m = parse_move(&mut pos, "a1b1,b1g1,g1b1").expect("the exchange with the knight");
+    pos.make(m);
+    assert_eq!(pos.fen(), "4k3/8/8/8/8/8/4P3/1n2K1R1 b - - 6 10");
+    pos.unmake();
+    let m = parse_move(&mut pos, "e2e3,e3d3").expect("a mirrored pawn step");
+    pos.make(m);
+    assert_eq!(pos.fen(), "4k3/8/8/8/8/3P4/8/R3K1n1 b - - 0 10");
+}
