@@ -5,7 +5,7 @@
 mod common;
 
 use chimera::movegen::{count_legal, legal_moves, parse_move};
-use chimera::moves::{MoveKind, MoveList};
+use chimera::moves::MoveList;
 use chimera::position::Position;
 use chimera::rules::builtin_variants;
 use common::relocate::{Reading, BUMP};
@@ -237,43 +237,6 @@ fn leaf_count_equals_the_list_in_random_games() {
             legal_moves(p, &mut list);
             assert_eq!(count_legal(p), list.len(), "count of {}", p.fen());
         });
-    }
-}
-
-/// Plays random games (relocations preferred) and calls `check` at every position.
-fn for_random_positions(
-    rules: &'static chimera::position::Variant,
-    games: usize,
-    plies: usize,
-    seed: u64,
-    mut check: impl FnMut(&mut Position),
-) {
-    let mut state = seed | 1;
-    for _ in 0..games {
-        let mut p = Position::startpos(rules);
-        for _ in 0..plies {
-            check(&mut p);
-            let mut list = MoveList::new();
-            legal_moves(&mut p, &mut list);
-            if list.is_empty() {
-                break;
-            }
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            let r = state as usize;
-            let specials: Vec<_> = list
-                .iter()
-                .copied()
-                .filter(|m| m.kind() == MoveKind::Special)
-                .collect();
-            let m = if !specials.is_empty() && !r.is_multiple_of(3) {
-                specials[(r >> 2) % specials.len()]
-            } else {
-                list[(r >> 2) % list.len()]
-            };
-            p.make(m);
-        }
     }
 }
 

@@ -380,19 +380,11 @@ fn the_legal_list_is_the_tested_list_and_the_count_its_length() {
         for _game in 0..6 {
             let mut p = Position::startpos(rules);
             for _ply in 0..80 {
-                let mut fast = MoveList::new();
-                chimera::movegen::generic::legal_moves(&mut p, &mut fast);
-                let mut reference = MoveList::new();
-                chimera::movegen::generic::legal_moves_by_testing(&mut p, &mut reference);
-                assert_eq!(fast.as_slice(), reference.as_slice(), "{}", p.fen());
-                assert_eq!(chimera::movegen::count_legal(&mut p), fast.len());
+                let fast = assert_fast_legality(&mut p);
                 if fast.is_empty() {
                     break;
                 }
-                state ^= state << 13;
-                state ^= state >> 7;
-                state ^= state << 17;
-                p.make(fast[(state % fast.len() as u64) as usize]);
+                p.make(fast[random_index(&mut state, fast.len())]);
             }
         }
     }
@@ -402,18 +394,8 @@ fn the_legal_list_is_the_tested_list_and_the_count_its_length() {
 /// of results at depths 1 and 2 of every line, and the H1 variant's perft against the model's
 /// H1 at depths 1 and 2 of every line.
 fn suite_agrees(budget: u64) -> usize {
-    let path = format!("{}/tests/perft/cascade.epd", env!("CARGO_MANIFEST_DIR"));
-    let mut compared = 0;
-    for (fen, depths) in read_epd(&path) {
-        let m = M::from_fen(&fen);
-        for (d, n) in depths {
-            if n <= budget {
-                assert_eq!(m.perft(Rule::Cascade, d), n, "model D{d} of {fen}");
-                compared += 1;
-            }
-        }
-        cross_check(V, Rule::Cascade, &fen);
-        let mut p = h1_pos(&fen);
+    model_suite_agrees(V, Rule::Cascade, budget, |fen, m| {
+        let mut p = h1_pos(fen);
         // depth 3 in the deep run only
         let deepest = if budget >= 4_000_000 { 3 } else { 2 };
         for d in 1..=deepest {
@@ -423,8 +405,7 @@ fn suite_agrees(budget: u64) -> usize {
                 "H1 D{d} of {fen}"
             );
         }
-    }
-    compared
+    })
 }
 
 #[test]
@@ -437,10 +418,7 @@ fn perft_suite_agrees_with_the_model() {
 #[test]
 #[ignore]
 fn perft_suite_agrees_with_the_model_deep() {
-    let budget = std::env::var("CHIMERA_MODEL_BUDGET")
-        .ok()
-        .and_then(|b| b.parse().ok())
-        .unwrap_or(4_000_000);
+    let budget = model_budget(4_000_000);
     let n = suite_agrees(budget);
     println!("{n} counts compared");
 }

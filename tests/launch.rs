@@ -198,43 +198,6 @@ fn leaf_count_equals_the_list_in_random_games() {
     });
 }
 
-/// Plays random games (relocations preferred) and calls `check` at every position.
-fn for_random_positions(
-    rules: &'static chimera::position::Variant,
-    games: usize,
-    plies: usize,
-    seed: u64,
-    mut check: impl FnMut(&mut Position),
-) {
-    let mut state = seed | 1;
-    for _ in 0..games {
-        let mut p = Position::startpos(rules);
-        for _ in 0..plies {
-            check(&mut p);
-            let mut list = MoveList::new();
-            legal_moves(&mut p, &mut list);
-            if list.is_empty() {
-                break;
-            }
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            let r = state as usize;
-            let specials: Vec<_> = list
-                .iter()
-                .copied()
-                .filter(|m| m.kind() == MoveKind::Special)
-                .collect();
-            let m = if !specials.is_empty() && !r.is_multiple_of(3) {
-                specials[(r >> 2) % specials.len()]
-            } else {
-                list[(r >> 2) % list.len()]
-            };
-            p.make(m);
-        }
-    }
-}
-
 #[test]
 fn make_unmake_and_keys_in_random_games() {
     random_games(V, 10, 100, 0xD6E8_FEB8_6659_FD93);

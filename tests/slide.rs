@@ -432,26 +432,11 @@ fn attack_relation_matches_king_captures() {
                     p.fen()
                 );
                 p.unmake_null();
-                let mut list = MoveList::new();
-                movegen::legal_moves(&mut p, &mut list);
-                // the fast legality (shortcut masks, judged slides, leaf count) against testing
-                // every pseudo-legal move
-                let mut reference = MoveList::new();
-                movegen::generic::legal_moves_by_testing(&mut p, &mut reference);
-                assert_eq!(list.as_slice(), reference.as_slice(), "{v}: {}", p.fen());
-                assert_eq!(
-                    movegen::generic::count_legal(&mut p),
-                    list.len(),
-                    "{v}: {}",
-                    p.fen()
-                );
+                let list = assert_fast_legality(&mut p);
                 if list.is_empty() {
                     break;
                 }
-                state ^= state << 13;
-                state ^= state >> 7;
-                state ^= state << 17;
-                p.make(list[(state % list.len() as u64) as usize]);
+                p.make(list[random_index(&mut state, list.len())]);
             }
         }
     }

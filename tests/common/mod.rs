@@ -27,6 +27,10 @@ mod emissary;
 mod triangulation;
 pub mod wonderland;
 
+pub mod scaffold;
+#[allow(unused_imports)]
+pub use scaffold::*;
+
 // ------------------------------------------------------------------------------------------
 // The model
 

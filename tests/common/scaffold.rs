@@ -1,0 +1,119 @@
+//! Checks every mechanic's test file makes the same way: the fast legal list against the list
+//! found by playing every pseudo-legal move, a random walk, and the perft suite against the
+//! model. One copy here, so a fix reaches every variant.
+
+use super::{cross_check, read_epd, Rule, M};
+use chimera::movegen::generic;
+use chimera::movegen::legal_moves;
+use chimera::moves::{MoveKind, MoveList};
+use chimera::position::{Position, Variant};
+
+/// The legal moves of `p`, after checking that the fast generator lists exactly the moves
+/// found by playing and testing every pseudo-legal one, in the same order, and that the leaf
+/// count is their number.
+pub fn assert_fast_legality(p: &mut Position) -> MoveList {
+    let mut fast = MoveList::new();
+    generic::legal_moves(p, &mut fast);
+    let mut reference = MoveList::new();
+    generic::legal_moves_by_testing(p, &mut reference);
+    assert_eq!(fast.as_slice(), reference.as_slice(), "{}", p.fen());
+    assert_eq!(
+        chimera::movegen::count_legal(p),
+        fast.len(),
+        "leaf count of {}",
+        p.fen()
+    );
+    fast
+}
+
+/// An index below `n` from the xorshift generator `state` (a fixed seed repeats a walk).
+pub fn random_index(state: &mut u64, n: usize) -> usize {
+    *state ^= *state << 13;
+    *state ^= *state >> 7;
+    *state ^= *state << 17;
+    (*state % n as u64) as usize
+}
+
+/// Plays a random game of up to `plies` from `p`, checking [`assert_fast_legality`] at every
+/// node.
+pub fn walk_checking_fast_legality(p: &mut Position, plies: usize, state: &mut u64) {
+    for _ in 0..plies {
+        let legal = assert_fast_legality(p);
+        if legal.is_empty() {
+            break;
+        }
+        p.make(legal[random_index(state, legal.len())]);
+    }
+}
+
+/// The largest count a deep model run recomputes: `CHIMERA_MODEL_BUDGET`, else `default`.
+pub fn model_budget(default: u64) -> u64 {
+    std::env::var("CHIMERA_MODEL_BUDGET")
+        .ok()
+        .and_then(|b| b.parse().ok())
+        .unwrap_or(default)
+}
+
+/// Compares tests/perft/`variant`.epd with the model under `rule`: every count up to `budget`
+/// against the model's perft, and the sets of results at depths 1 and 2 of every line
+/// ([`cross_check`]); `per_line` adds a file's own checks of each line. Returns the number of
+/// counts compared.
+pub fn model_suite_agrees(
+    variant: &str,
+    rule: Rule,
+    budget: u64,
+    mut per_line: impl FnMut(&str, &M),
+) -> usize {
+    let path = format!("{}/tests/perft/{variant}.epd", env!("CARGO_MANIFEST_DIR"));
+    let mut compared = 0;
+    for (fen, depths) in read_epd(&path) {
+        let m = M::from_fen(&fen);
+        for (d, n) in depths {
+            if n <= budget {
+                assert_eq!(m.perft(rule, d), n, "model D{d} of {fen}");
+                compared += 1;
+            }
+        }
+        cross_check(variant, rule, &fen);
+        per_line(&fen, &m);
+    }
+    compared
+}
+
+/// Plays random games from the start (special moves preferred, two times in three) and calls
+/// `check` at every position.
+pub fn for_random_positions(
+    rules: &'static Variant,
+    games: usize,
+    plies: usize,
+    seed: u64,
+    mut check: impl FnMut(&mut Position),
+) {
+    let mut state = seed | 1;
+    for _ in 0..games {
+        let mut p = Position::startpos(rules);
+        for _ in 0..plies {
+            check(&mut p);
+            let mut list = MoveList::new();
+            legal_moves(&mut p, &mut list);
+            if list.is_empty() {
+                break;
+            }
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            let r = state as usize;
+            let specials: Vec<_> = list
+                .iter()
+                .copied()
+                .filter(|m| m.kind() == MoveKind::Special)
+                .collect();
+            let m = if !specials.is_empty() && !r.is_multiple_of(3) {
+                specials[(r >> 2) % specials.len()]
+            } else {
+                list[(r >> 2) % list.len()]
+            };
+            p.make(m);
+        }
+    }
+}
