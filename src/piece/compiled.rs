@@ -60,6 +60,9 @@ pub struct CompiledPiece {
     pub no_adjacent_capture: bool,
     /// Non-capturing leaps to the mirror squares were added (Kaleidoscope, `mirrorLeap`).
     pub mirror_leap: bool,
+    /// A mechanic added leaps to the tables when the variant was loaded (Camouflage's shade
+    /// powers), so the tables say more than the Betza text.
+    pub added_leaps: bool,
 }
 
 const ORTHO: [(i8, i8); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
@@ -84,6 +87,7 @@ impl CompiledPiece {
             ray_capture_zone: Box::new([[Bitboard::EMPTY; 64]; 2]),
             no_adjacent_capture,
             mirror_leap: false,
+            added_leaps: false,
         };
         for atom in atoms {
             match atom.reach {

@@ -5,6 +5,7 @@
 //! Game end ([`outcome`]) and the set of loaded variants ([`catalog`]) live here too.
 
 pub mod bracket;
+pub mod camouflage;
 pub mod carom;
 pub mod cascade;
 pub mod castlemania;
@@ -41,6 +42,7 @@ use crate::variant::Section;
 /// outright; FEN fields follow this order too).
 pub static MECHANICS: &[MechanicSpec] = &[
     mirror::SPEC,
+    camouflage::SPEC,
     bracket::SPEC,
     eviction::SPEC,
     cascade::SPEC,

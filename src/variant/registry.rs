@@ -1167,7 +1167,10 @@ fn orthodox_data(r: &Rules, any_castling: bool) -> bool {
         .enumerate()
         .all(|(i, (_, _, betza))| {
             pieces[i].as_ref().is_some_and(|d| {
-                d.betza == *betza && !d.moves.no_adjacent_capture && !d.moves.mirror_leap
+                d.betza == *betza
+                    && !d.moves.no_adjacent_capture
+                    && !d.moves.mirror_leap
+                    && !d.moves.added_leaps
             })
         });
     let no_fairies = pieces.iter().skip(6).all(|p| p.is_none());

@@ -8,6 +8,7 @@
 //! Test helpers that drive the engine through its public API live here too.
 #![allow(dead_code)]
 
+mod camouflage;
 mod cascade;
 mod castlemania;
 mod explorer;
@@ -103,6 +104,9 @@ pub enum Rule {
     ExplorerCaptureContinues,
     /// Dominion, Summit, Crater, Ridge, Valley (tests/common/slide.rs): a move, then a slide.
     Slide(slide::Geo),
+    /// Camouflage (modest-proposals-1.md §3): shade powers, in check relation too
+    /// (tests/common/camouflage.rs).
+    Camouflage,
 }
 
 /// `board[rank][file]`: `'.'` empty, upper case White, lower case Black.
@@ -150,6 +154,8 @@ pub struct M {
     pub explorer: Option<bool>,
     /// The slide geometry and its attack relation (Dominion DO-4, Summit's extended attacks).
     pub slide: Option<slide::Geo>,
+    /// Camouflage: the CF-4 powers attack (CF-5).
+    pub camouflage: bool,
 }
 
 type Sq = (i8, i8); // (file, rank)
@@ -261,6 +267,7 @@ impl M {
             quiet_off: false,
             explorer: None,
             slide: None,
+            camouflage: false,
         }
     }
 
@@ -428,6 +435,7 @@ impl M {
             || self
                 .slide
                 .is_some_and(|g| self.slide_attacked(g, s, by_white))
+            || (self.camouflage && self.camouflage_attacked(s, by_white))
     }
 
     fn king(&self, white: bool) -> Sq {
@@ -914,6 +922,7 @@ impl M {
             Rule::Slide(g) => Some(g),
             _ => None,
         };
+        me.camouflage = rule == Rule::Camouflage;
         if me.no_castling {
             me.rights = [false; 4];
         }
@@ -946,6 +955,7 @@ impl M {
                 me.explorer_moves(rule == Rule::ExplorerCaptureContinues, &mut v)
             }
             Rule::Slide(g) => me.slides(g, &mut v),
+            Rule::Camouflage => me.camouflage_moves(&mut v),
             _ => {}
         }
         match rule {
