@@ -182,11 +182,11 @@ impl View {
     #[inline(always)]
     fn clear(&mut self, b: Bitboard) {
         for k in self.kind.iter_mut() {
-            *k = *k & !b;
+            *k &= !b;
         }
-        self.color[0] = self.color[0] & !b;
-        self.color[1] = self.color[1] & !b;
-        self.occ = self.occ & !b;
+        self.color[0] &= !b;
+        self.color[1] &= !b;
+        self.occ &= !b;
     }
 
     /// Puts a man of type `t` and colour `c` on `sq` (the square must be clear).
@@ -214,7 +214,7 @@ impl RoleModel {
         let mut eff = [Bitboard::EMPTY; MAX_PIECE_TYPES];
         let mut left = Bitboard::EMPTY;
         for t in types_of(self.movers) {
-            left = left | view.kind[t.index()];
+            left |= view.kind[t.index()];
         }
         for &t in self.order.iter().rev() {
             if left.is_empty() {
@@ -226,7 +226,7 @@ impl RoleModel {
             }
             let reach = (rank_fill(men) | file_fill(men)) & left;
             eff[t.index()] = reach;
-            left = left & !reach;
+            left &= !reach;
         }
         eff
     }
@@ -279,9 +279,9 @@ impl RoleModel {
         let ours = view.color[us.index()];
         let mut mine = Bitboard::EMPTY;
         for t in types_of(self.movers) {
-            mine = mine | view.kind[t.index()];
+            mine |= view.kind[t.index()];
         }
-        mine = mine & ours;
+        mine &= ours;
         if mine.is_empty() {
             return;
         }
@@ -423,7 +423,8 @@ impl Mechanic for RoleModel {
     /// promotions and en passant are pawn steps and captures. A pawn does not count on the
     /// lines, so its move changes the attack only by emptying its square (a screen on a
     /// King's diagonal: no other line can carry an attack from afar) or by capturing a piece
-    /// (effective types change: captures on enemy pieces are tested).
+    /// (effective types change: captures on enemy pieces are tested) or by promoting (the new
+    /// piece counts on its lines: pawns one step from promotion are tested).
     fn shortcut(&self, pos: &Position, masks: &mut ShortcutMasks) -> bool {
         if !self.fast {
             return false;
@@ -438,7 +439,12 @@ impl Mechanic for RoleModel {
             return false;
         }
         let theirs = pos.pieces(them);
-        masks.test_from = k.bb() | (bishop_attacks(k, view.occ) & pos.pieces(us));
+        let seventh = match us {
+            Color::White => Bitboard(0xFF << 48),
+            Color::Black => Bitboard(0xFF << 8),
+        };
+        let promoting = pos.pieces_of(us, PieceType::PAWN) & seventh;
+        masks.test_from = k.bb() | (bishop_attacks(k, view.occ) & pos.pieces(us)) | promoting;
         masks.test_to = theirs & !pos.kind(PieceType::PAWN);
         masks.target = Bitboard::FULL;
         true

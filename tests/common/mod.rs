@@ -12,6 +12,7 @@ mod cascade;
 mod castlemania;
 mod explorer;
 pub mod relocate;
+mod rolemodel;
 pub mod slide;
 mod swap;
 mod trailer;
@@ -99,6 +100,9 @@ pub enum Rule {
     ExplorerCaptureContinues,
     /// Dominion, Summit, Crater, Ridge, Valley (tests/common/slide.rs): a move, then a slide.
     Slide(slide::Geo),
+    /// Role-Model (modest-proposals-2.md §17): N, B, R, Q move as the highest piece on their
+    /// lines (tests/common/rolemodel.rs).
+    RoleModel,
 }
 
 /// `board[rank][file]`: `'.'` empty, upper case White, lower case Black.
@@ -146,6 +150,8 @@ pub struct M {
     pub explorer: Option<bool>,
     /// The slide geometry and its attack relation (Dominion DO-4, Summit's extended attacks).
     pub slide: Option<slide::Geo>,
+    /// Role-Model: N, B, R, Q move and attack as their role model (tests/common/rolemodel.rs).
+    pub rolemodel: bool,
 }
 
 type Sq = (i8, i8); // (file, rank)
@@ -257,6 +263,7 @@ impl M {
             quiet_off: false,
             explorer: None,
             slide: None,
+            rolemodel: false,
         }
     }
 
@@ -341,6 +348,11 @@ impl M {
     /// Squares a man of kind `k` (upper case) and colour `white` on `s` could capture on if an
     /// enemy stood there: the standard chess reach (0.2 "reach").
     fn reach(&self, k: char, white: bool, s: Sq) -> Vec<Sq> {
+        let k = if self.rolemodel {
+            self.role_model(k, s)
+        } else {
+            k
+        };
         let mut out = Vec::new();
         let slide = |dirs: &[Sq], out: &mut Vec<Sq>| {
             for &d in dirs {
@@ -910,6 +922,7 @@ impl M {
             Rule::Slide(g) => Some(g),
             _ => None,
         };
+        me.rolemodel = rule == Rule::RoleModel;
         if me.no_castling {
             me.rights = [false; 4];
         }
