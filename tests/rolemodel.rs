@@ -108,6 +108,11 @@ fn castling_beside_pieces_that_would_attack_orthodoxly() {
     // a man moved by the castling Rook: the Rook on f1 lifts the Knight of f5 to a Rook,
     // which does not reach g1 (castling is then legal)
     assert!(has("4k3/8/8/5n2/8/8/8/4K2R w K - 0 1", "e1g1"));
+    // FIDE 3.8.2.1: the destination is judged where the castling is made. Rc1 guards c8 as a
+    // Rook now; on c8 the King would make it a King-mover, yet castling there is barred
+    let fen = "r3k1r1/8/8/8/8/8/1P1K2P1/2R4R b q - 0 1";
+    assert!(!has(fen, "e8c8"));
+    assert!(parse_move(&mut pos(V, fen), "e8c8").is_err());
 }
 
 #[test]
@@ -388,3 +393,4 @@ fn perft_suite_agrees_with_the_model_deep() {
     let n = suite_agrees(budget);
     println!("{n} counts compared");
 }
+

@@ -31,7 +31,7 @@
 use crate::geometry::attacks::{bishop_attacks, TABLES};
 use crate::geometry::{Bitboard, Color, Square};
 use crate::movegen::generic::attacked_from_squares;
-use crate::moves::{Move, MoveList};
+use crate::moves::{Move, MoveKind, MoveList};
 use crate::piece::{PieceType, MAX_PIECE_TYPES};
 use crate::position::{
     types_of, Hooks, Mechanic, MechanicSpec, Position, ShortcutMasks, StateLayout,
@@ -389,8 +389,25 @@ impl Mechanic for RoleModel {
         Some(n)
     }
 
+    /// Right after a castling, asked for the castled King's square (the legality test of the
+    /// move), it also asks whether that square was attacked before the move: FIDE 3.8.2.1 bars
+    /// castling onto a square attacked in the position where it is made, and here the King's
+    /// and Rook's arrival can change the attackers' types (a Rook on the King's new file becomes
+    /// a King-mover), so the test after the move is not enough.
     fn attacked(&self, pos: &Position, sq: Square, by: Color) -> bool {
-        self.attacked_on(pos, &View::of(pos), sq, by)
+        let view = View::of(pos);
+        if self.attacked_on(pos, &view, sq, by) {
+            return true;
+        }
+        match pos.last_move() {
+            Some(m)
+                if m.kind() == MoveKind::Castling && m.to() == sq && by == pos.side_to_move() =>
+            {
+                let before = Self::before_castling(pos, view, m);
+                self.attacked_on(pos, &before, sq, by)
+            }
+            _ => false,
+        }
     }
 
     /// The board with occupancy `occ` and the men on `removed` gone; the King of the side
@@ -452,6 +469,17 @@ impl Mechanic for RoleModel {
 }
 
 impl RoleModel {
+    /// The board `view` (after the castling `m`) as it was before it.
+    fn before_castling(pos: &Position, mut view: View, m: Move) -> View {
+        let castler = pos.side_to_move().flip();
+        let king = pos.piece_at(m.to()).kind();
+        let rook = pos.piece_at(m.rook_to()).kind();
+        view.clear(m.to().bb() | m.rook_to().bb());
+        view.put(m.from(), king, castler);
+        view.put(m.rook_from(), rook, castler);
+        view
+    }
+
     /// The type the man on `sq` of `pos` moves as (its own when it is not a ranked mover).
     pub fn moves_as(&self, pos: &Position, sq: Square) -> PieceType {
         let t = pos.piece_at(sq).kind();
