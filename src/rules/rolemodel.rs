@@ -28,7 +28,7 @@
 //! that empties no square on the King's diagonals and touches (by its two squares' ranks and
 //! files) no enemy man on those squares is legal when the side is not in check.
 
-use crate::geometry::attacks::{bishop_attacks, TABLES};
+use crate::geometry::attacks::{between, bishop_attacks, rook_attacks, TABLES};
 use crate::geometry::{Bitboard, Color, Square};
 use crate::movegen::generic::attacked_from_squares;
 use crate::moves::{Move, MoveKind, MoveList};
@@ -245,6 +245,9 @@ impl RoleModel {
     /// Whether `sq` is attacked by `by` on `view`, men moving by their effective types.
     #[inline]
     fn attacked_on(&self, pos: &Position, view: &View, sq: Square, by: Color) -> bool {
+        if self.fast {
+            return orthodox_attacked(view, sq, by);
+        }
         let eff = self.effective(view);
         let theirs = view.color[by.index()];
         let movers = self.movers;
@@ -285,9 +288,20 @@ impl RoleModel {
         if mine.is_empty() {
             return;
         }
-        let eff = self.effective(view);
+        let eff = if self.fast {
+            orthodox_effective(view)
+        } else {
+            self.effective(view)
+        };
+        let enemy = view.color[us.flip().index()];
         for &t in &self.order {
             let men = eff[t.index()] & mine;
+            if self.fast {
+                for a in men {
+                    out(a, orthodox_targets(t, a, view.occ) & (!view.occ | enemy));
+                }
+                continue;
+            }
             if men.is_empty() {
                 continue;
             }
@@ -337,6 +351,66 @@ impl RoleModel {
             }
         });
     }
+}
+
+/// The full ranks and files holding a square of `b`.
+#[inline(always)]
+fn lines_of(b: Bitboard) -> Bitboard {
+    rank_fill(b) | file_fill(b)
+}
+
+/// [`RoleModel::effective`] for the default ranking on orthodox data, unrolled.
+#[inline(always)]
+fn orthodox_effective(view: &View) -> [Bitboard; MAX_PIECE_TYPES] {
+    let k = |t: PieceType| view.kind[t.index()];
+    let mut left =
+        k(PieceType::KNIGHT) | k(PieceType::BISHOP) | k(PieceType::ROOK) | k(PieceType::QUEEN);
+    let mut eff = [Bitboard::EMPTY; MAX_PIECE_TYPES];
+    for t in [
+        PieceType::KING,
+        PieceType::QUEEN,
+        PieceType::ROOK,
+        PieceType::BISHOP,
+    ] {
+        let men = k(t);
+        if men.any() {
+            let these = lines_of(men) & left;
+            eff[t.index()] = these;
+            left &= !these;
+        }
+    }
+    eff[PieceType::KNIGHT.index()] = left;
+    eff
+}
+
+/// Where a man moving as the orthodox type `t` on `a` goes (empty squares or captures).
+#[inline(always)]
+fn orthodox_targets(t: PieceType, a: Square, occ: Bitboard) -> Bitboard {
+    match t {
+        PieceType::KNIGHT => TABLES.knight[a.index()],
+        PieceType::BISHOP => bishop_attacks(a, occ),
+        PieceType::ROOK => rook_attacks(a, occ),
+        PieceType::QUEEN => bishop_attacks(a, occ) | rook_attacks(a, occ),
+        _ => TABLES.king[a.index()],
+    }
+}
+
+/// Whether `sq` is attacked by `by` on `view` (orthodox data, the default ranking).
+#[inline]
+fn orthodox_attacked(view: &View, sq: Square, by: Color) -> bool {
+    let eff = orthodox_effective(view);
+    let theirs = view.color[by.index()];
+    let e = |t: PieceType| eff[t.index()];
+    let pawns = view.kind[PieceType::PAWN.index()] & theirs;
+    let kings = (view.kind[PieceType::KING.index()] | e(PieceType::KING)) & theirs;
+    let knights = e(PieceType::KNIGHT) & theirs;
+    let diag = (e(PieceType::BISHOP) | e(PieceType::QUEEN)) & theirs;
+    let orth = (e(PieceType::ROOK) | e(PieceType::QUEEN)) & theirs;
+    (TABLES.pawn[by.flip().index()][sq.index()] & pawns).any()
+        || (TABLES.king[sq.index()] & kings).any()
+        || (TABLES.knight[sq.index()] & knights).any()
+        || (diag.any() && (bishop_attacks(sq, view.occ) & diag).any())
+        || (orth.any() && (rook_attacks(sq, view.occ) & orth).any())
 }
 
 impl Mechanic for RoleModel {
@@ -456,12 +530,21 @@ impl Mechanic for RoleModel {
             return false;
         }
         let theirs = pos.pieces(them);
+        let eff = orthodox_effective(&view);
+        let diag = (eff[PieceType::BISHOP.index()] | eff[PieceType::QUEEN.index()]) & theirs;
+        // our men screening the King from an enemy man that moves diagonally now: the only
+        // line that carries an attack from afar (pawn moves change no effective type)
+        let screens = bishop_attacks(k, view.occ) & pos.pieces(us);
+        let mut pinned = Bitboard::EMPTY;
+        for x in bishop_attacks(k, view.occ & !screens) & diag {
+            pinned |= between(k, x) & screens;
+        }
         let seventh = match us {
             Color::White => Bitboard(0xFF << 48),
             Color::Black => Bitboard(0xFF << 8),
         };
         let promoting = pos.pieces_of(us, PieceType::PAWN) & seventh;
-        masks.test_from = k.bb() | (bishop_attacks(k, view.occ) & pos.pieces(us)) | promoting;
+        masks.test_from = k.bb() | pinned | promoting;
         masks.test_to = theirs & !pos.kind(PieceType::PAWN);
         masks.target = Bitboard::FULL;
         true
