@@ -393,4 +393,3 @@ fn perft_suite_agrees_with_the_model_deep() {
     let n = suite_agrees(budget);
     println!("{n} counts compared");
 }
-
