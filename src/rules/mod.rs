@@ -23,6 +23,7 @@ pub mod nonlinear;
 pub mod outcome;
 pub mod relocate;
 pub mod relocation;
+pub mod rolemodel;
 pub mod schedule;
 pub mod slide;
 pub mod spy;
@@ -56,6 +57,7 @@ pub static MECHANICS: &[MechanicSpec] = &[
     slide::SPEC,
     relocate::SPEC,
     wonderland::SPEC,
+    rolemodel::SPEC,
     spy::SPEC,
     facing::SPEC,
     hippophobic::SPEC,

@@ -13,6 +13,7 @@ mod cascade;
 mod castlemania;
 mod explorer;
 pub mod relocate;
+mod rolemodel;
 pub mod slide;
 mod swap;
 mod trailer;
@@ -107,6 +108,9 @@ pub enum Rule {
     /// Camouflage (modest-proposals-1.md §3): shade powers, in check relation too
     /// (tests/common/camouflage.rs).
     Camouflage,
+    /// Role-Model (modest-proposals-2.md §17): N, B, R, Q move as the highest piece on their
+    /// lines (tests/common/rolemodel.rs).
+    RoleModel,
 }
 
 /// `board[rank][file]`: `'.'` empty, upper case White, lower case Black.
@@ -156,6 +160,8 @@ pub struct M {
     pub slide: Option<slide::Geo>,
     /// Camouflage: the CF-4 powers attack (CF-5).
     pub camouflage: bool,
+    /// Role-Model: N, B, R, Q move and attack as their role model (tests/common/rolemodel.rs).
+    pub rolemodel: bool,
 }
 
 type Sq = (i8, i8); // (file, rank)
@@ -268,6 +274,7 @@ impl M {
             explorer: None,
             slide: None,
             camouflage: false,
+            rolemodel: false,
         }
     }
 
@@ -352,6 +359,11 @@ impl M {
     /// Squares a man of kind `k` (upper case) and colour `white` on `s` could capture on if an
     /// enemy stood there: the standard chess reach (0.2 "reach").
     fn reach(&self, k: char, white: bool, s: Sq) -> Vec<Sq> {
+        let k = if self.rolemodel {
+            self.role_model(k, s)
+        } else {
+            k
+        };
         let mut out = Vec::new();
         let slide = |dirs: &[Sq], out: &mut Vec<Sq>| {
             for &d in dirs {
@@ -923,6 +935,7 @@ impl M {
             _ => None,
         };
         me.camouflage = rule == Rule::Camouflage;
+        me.rolemodel = rule == Rule::RoleModel;
         if me.no_castling {
             me.rights = [false; 4];
         }
