@@ -4,6 +4,7 @@
 //! so adding a mechanic touches its module, its line here, its docs, tests and variants.ini.
 //! Game end ([`outcome`]) and the set of loaded variants ([`catalog`]) live here too.
 
+pub mod borrow;
 pub mod bracket;
 pub mod carom;
 pub mod cascade;
@@ -54,6 +55,7 @@ pub static MECHANICS: &[MechanicSpec] = &[
     slide::SPEC,
     relocate::SPEC,
     wonderland::SPEC,
+    borrow::SPEC,
     spy::SPEC,
     facing::SPEC,
     hippophobic::SPEC,

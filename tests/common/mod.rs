@@ -22,6 +22,7 @@ use chimera::position::Position;
 use chimera::rules::builtin_variants;
 use std::collections::{BTreeMap, BTreeSet};
 
+pub mod borrow;
 mod carom;
 mod emissary;
 mod triangulation;
@@ -99,6 +100,8 @@ pub enum Rule {
     ExplorerCaptureContinues,
     /// Dominion, Summit, Crater, Ridge, Valley (tests/common/slide.rs): a move, then a slide.
     Slide(slide::Geo),
+    /// Countermove, Reflective (tests/common/borrow.rs): borrowed non-capturing powers.
+    Borrow(borrow::Reading),
 }
 
 /// `board[rank][file]`: `'.'` empty, upper case White, lower case Black.
@@ -141,6 +144,8 @@ pub struct M {
     pub reentry: Option<(char, char)>,
     /// No orthodox non-capturing moves but the King's (Wonderland replaces them).
     pub quiet_off: bool,
+    /// No orthodox non-capturing moves at all, castling apart (Reflective replaces them).
+    pub quiet_all_off: bool,
     /// Explorer: `Some(captures_continue)` (no quiet N/B/R/Q moves without continuation, the
     /// continuation check).
     pub explorer: Option<bool>,
@@ -255,6 +260,7 @@ impl M {
             held: emissary::holdings(holdings),
             reentry: None,
             quiet_off: false,
+            quiet_all_off: false,
             explorer: None,
             slide: None,
         }
@@ -580,7 +586,7 @@ impl M {
             let k = self.at(s).to_ascii_uppercase();
             if k == 'P' {
                 let one = (s.0, s.1 + f);
-                if self.empty(one) && !self.quiet_off {
+                if self.empty(one) && !self.quiet_off && !self.quiet_all_off {
                     self.pawn_to(s, one, &[], out);
                     let two = (s.0, s.1 + 2 * f);
                     if s.1 == if w { 1 } else { 6 } && self.empty(two) {
@@ -597,7 +603,7 @@ impl M {
             } else {
                 for t in self.reach(k, w, s) {
                     if self.at(t) == '.' {
-                        if self.quiet_off && k != 'K' {
+                        if (self.quiet_off && k != 'K') || self.quiet_all_off {
                             continue;
                         }
                         // Explorer: these men never stop on an empty square
@@ -901,6 +907,7 @@ impl M {
         me.redeploy = rule == Rule::Redeployment;
         me.no_castling = rule == Rule::Castlemania;
         me.quiet_off = matches!(rule, Rule::Wonderland(_));
+        me.quiet_all_off = matches!(rule, Rule::Borrow(r) if r.replace);
         me.explorer = match rule {
             Rule::Explorer => Some(false),
             Rule::ExplorerCaptureContinues => Some(true),
@@ -942,6 +949,7 @@ impl M {
                 me.explorer_moves(rule == Rule::ExplorerCaptureContinues, &mut v)
             }
             Rule::Slide(g) => me.slides(g, &mut v),
+            Rule::Borrow(r) => me.borrowed(r, &mut v),
             _ => {}
         }
         match rule {
