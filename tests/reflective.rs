@@ -256,3 +256,25 @@ fn perft_suite_agrees_with_the_model_deep() {
     let n = suite_agrees(budget);
     println!("{n} counts compared");
 }
+
+/// A borrowed diagonal move of a pawn onto the en-passant square and the en-passant capture
+/// have one UCI spelling (an open rules question, docs/variants/borrow.md): both are moves,
+/// and the string means the capture.
+#[test]
+fn the_en_passant_square_twins() {
+    let fen = "4k3/2b5/8/3pP3/8/8/8/4K3 w - d6 0 1";
+    let mut p = pos(V, fen);
+    let all = move_strings(&mut p);
+    assert_eq!(all.iter().filter(|m| *m == "e5d6").count(), 2, "{all:?}");
+    // attacked by the Bishop, the pawn has no step of its own; a1 is its first rank (RF-R4)
+    assert!(!all.contains(&"e5e6".to_string()) && all.contains(&"e5a1".to_string()));
+    assert_eq!(
+        fen_after(V, fen, &["e5d6"]),
+        "4k3/2b5/3P4/8/8/8/8/4K3 b - -"
+    );
+    let children = engine_children(&mut p);
+    assert!(children
+        .keys()
+        .any(|f| f.starts_with("4k3/2b5/3P4/3p4/8/8/8/4K3 b")));
+    cross_check(V, RULE, fen);
+}

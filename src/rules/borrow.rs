@@ -110,8 +110,17 @@ fn kingly(rules: &Rules, t: PieceType) -> bool {
     t == PieceType::KING || rules.royal == Some(t)
 }
 
-/// For each enemy type, the squares its men reach (capture targets, whatever stands there).
-type Reach = [Bitboard; MAX_PIECE_TYPES];
+/// What the enemy men reach, computed once per node.
+struct Reach {
+    /// For each enemy type, the squares its men reach (capture targets, whatever stands there).
+    by_type: [Bitboard; MAX_PIECE_TYPES],
+    /// The enemy types present (bit `t` for type `t`).
+    types: u16,
+    /// Every square some enemy man reaches.
+    all: Bitboard,
+    /// The side to move's own first rank (where its pawns may not go without RF-R4).
+    first: Bitboard,
+}
 
 impl Borrow {
     /// Whether men of type `t` borrow.
@@ -120,21 +129,49 @@ impl Borrow {
         self.kings || !kingly(rules, t)
     }
 
-    /// The squares each type of `them` reaches, and the bit set of the types present.
+    /// What the men of `them` reach.
     #[inline]
-    fn reach(pos: &Position, them: Color) -> (Reach, u16) {
+    fn reach(pos: &Position, them: Color) -> Reach {
         let rules = pos.rules();
         let occ = pos.occupied();
-        let mut r = [Bitboard::EMPTY; MAX_PIECE_TYPES];
+        let mut by_type = [Bitboard::EMPTY; MAX_PIECE_TYPES];
         let mut types = 0u16;
+        let mut all = Bitboard::EMPTY;
         for s in pos.pieces(them) {
             let t = pos.piece_at(s).kind();
             if let Some(def) = rules.piece(t) {
-                r[t.index()] |= def.moves.capture_targets(them, s, occ, rules.board);
+                let r = def.moves.capture_targets(them, s, occ, rules.board);
+                by_type[t.index()] |= r;
+                all |= r;
                 types |= 1 << t.0;
             }
         }
-        (r, types)
+        let us = them.flip();
+        Reach {
+            by_type,
+            types,
+            all,
+            first: rules
+                .shape
+                .rank_bb(super::relocation::own_first_rank(rules, us)),
+        }
+    }
+
+    /// The side to move's men whose moves this module generates: with `replace` every
+    /// borrowing man, with `add` only those some enemy man reaches.
+    #[inline]
+    fn movers(&self, pos: &Position, reach: &Reach) -> Bitboard {
+        let rules = pos.rules();
+        let mut men = pos.pieces(pos.side_to_move());
+        if !self.replace {
+            men &= reach.all;
+        }
+        if !self.kings {
+            for t in rules.piece_types().filter(|&t| kingly(rules, t)) {
+                men &= !pos.kind(t);
+            }
+        }
+        men
     }
 
     /// The man's own non-capturing targets (a pawn's step and double step).
@@ -163,20 +200,13 @@ impl Borrow {
 
     /// The non-capturing targets the man on `s` borrows from the enemy men reaching it.
     #[inline]
-    fn borrowed(
-        &self,
-        pos: &Position,
-        s: Square,
-        man: Piece,
-        reach: &Reach,
-        types: u16,
-    ) -> Bitboard {
+    fn borrowed(&self, pos: &Position, s: Square, man: Piece, reach: &Reach) -> Bitboard {
         let rules = pos.rules();
         let occ = pos.occupied();
         let them = man.color().flip();
         let mut q = Bitboard::EMPTY;
-        for t in crate::position::types_of(types) {
-            if !reach[t.index()].has(s) {
+        for t in crate::position::types_of(reach.types) {
+            if !reach.by_type[t.index()].has(s) {
                 continue;
             }
             let Some(def) = rules.piece(t) else {
@@ -194,39 +224,24 @@ impl Borrow {
         q
     }
 
-    /// Every non-capturing target of the man on `s` that this module generates.
+    /// Every non-capturing target of the man on `s` (one of [`Borrow::movers`]) that this
+    /// module generates.
     #[inline]
-    fn targets(
-        &self,
-        pos: &Position,
-        s: Square,
-        man: Piece,
-        reach: &Reach,
-        types: u16,
-    ) -> Bitboard {
+    fn targets(&self, pos: &Position, s: Square, man: Piece, reach: &Reach) -> Bitboard {
         let rules = pos.rules();
-        let us = man.color();
-        let lends = reach.iter().any(|r| r.has(s));
-        let mut q = if !self.borrows(rules, man.kind()) {
-            Bitboard::EMPTY
+        let mut q = if !reach.all.has(s) {
+            // only with `replace`: a man not attacked moves normally
+            Borrow::own_quiet(pos, s, man)
         } else if self.replace {
-            if lends {
-                self.borrowed(pos, s, man, reach, types)
-            } else {
-                Borrow::own_quiet(pos, s, man)
-            }
-        } else if lends {
-            // ruling 2: a borrowed move equal to an own move is that ordinary move
-            self.borrowed(pos, s, man, reach, types) & !Borrow::own_quiet(pos, s, man)
+            self.borrowed(pos, s, man, reach)
         } else {
-            Bitboard::EMPTY
+            // ruling 2: a borrowed move equal to an own move is that ordinary move
+            self.borrowed(pos, s, man, reach) & !Borrow::own_quiet(pos, s, man)
         };
         if man.kind() == PieceType::PAWN && !self.first_rank {
-            q &= !rules
-                .shape
-                .rank_bb(super::relocation::own_first_rank(rules, us));
+            q &= !reach.first;
         }
-        q & rules.region(us, man.kind())
+        q & rules.region(man.color(), man.kind())
     }
 
     /// Appends the moves of the man on `s` to the squares `q`.
@@ -270,10 +285,10 @@ impl Mechanic for Borrow {
 
     fn generate(&self, pos: &Position, list: &mut MoveList) {
         let us = pos.side_to_move();
-        let (reach, types) = Borrow::reach(pos, us.flip());
-        for s in pos.pieces(us) {
+        let reach = Borrow::reach(pos, us.flip());
+        for s in self.movers(pos, &reach) {
             let man = pos.piece_at(s);
-            let q = self.targets(pos, s, man, &reach, types);
+            let q = self.targets(pos, s, man, &reach);
             Borrow::push(pos, s, man, q, list);
         }
     }
@@ -287,13 +302,13 @@ impl Mechanic for Borrow {
 
     fn count_moves(&self, pos: &mut Position, masks: &ShortcutMasks) -> Option<usize> {
         let us = pos.side_to_move();
-        let (reach, types) = Borrow::reach(pos, us.flip());
+        let reach = Borrow::reach(pos, us.flip());
         let rules = pos.rules();
         let mut n = 0;
         let mut listed = MoveList::new();
-        for s in pos.pieces(us) {
+        for s in self.movers(pos, &reach) {
             let man = pos.piece_at(s);
-            let q = self.targets(pos, s, man, &reach, types);
+            let q = self.targets(pos, s, man, &reach);
             if q.is_empty() {
                 continue;
             }
