@@ -244,16 +244,34 @@ impl Borrow {
         q & rules.region(man.color(), man.kind())
     }
 
+    /// Where the man promotes: its promotion zone if it is a pawn.
+    #[inline(always)]
+    fn zone(pos: &Position, man: Piece) -> Bitboard {
+        if man.kind() == PieceType::PAWN {
+            pos.rules().promotion_region[man.color().index()]
+        } else {
+            Bitboard::EMPTY
+        }
+    }
+
+    /// The number of moves a pawn has to the square `t` of its promotion zone (P2: each
+    /// promotion choice is a move), as [`Borrow::push`] lists them.
+    #[inline]
+    fn choices(pos: &Position, man: Piece, t: Square) -> usize {
+        let rules = pos.rules();
+        let promotions = rules
+            .promotion_types
+            .iter()
+            .filter(|&&p| rules.region(man.color(), p).has(t))
+            .count();
+        promotions + usize::from(!rules.mandatory_promotion)
+    }
+
     /// Appends the moves of the man on `s` to the squares `q`.
     #[inline]
     fn push(pos: &Position, s: Square, man: Piece, q: Bitboard, out: &mut MoveList) {
         let rules = pos.rules();
-        let us = man.color();
-        let zone = if man.kind() == PieceType::PAWN {
-            rules.promotion_region[us.index()]
-        } else {
-            Bitboard::EMPTY
-        };
+        let zone = Borrow::zone(pos, man);
         for t in q & !zone {
             out.push(Move::normal(s, t));
         }
@@ -262,7 +280,7 @@ impl Borrow {
                 out.push(Move::normal(s, t));
             }
             for &p in &rules.promotion_types {
-                if rules.region(us, p).has(t) {
+                if rules.region(man.color(), p).has(t) {
                     out.push(Move::promotion(s, t, p));
                 }
             }
@@ -316,20 +334,13 @@ impl Mechanic for Borrow {
                 Borrow::push(pos, s, man, q, &mut listed);
                 continue;
             }
+            // judged by the masks (a promotion changes the occupancy as a normal move does)
             let ok = q & masks.target & !masks.test_to;
-            let mut per = 1;
-            if man.kind() == PieceType::PAWN {
-                let zone = rules.promotion_region[us.index()];
-                if (q & zone).any() {
-                    per = rules.promotion_types.len() + usize::from(!rules.mandatory_promotion);
-                    n += (ok & !zone).count() as usize + per * (ok & zone).count() as usize;
-                    for t in q & masks.test_to {
-                        Borrow::push(pos, s, man, t.bb(), &mut listed);
-                    }
-                    continue;
-                }
+            let zone = Borrow::zone(pos, man);
+            n += (ok & !zone).count() as usize;
+            for t in ok & zone {
+                n += Borrow::choices(pos, man, t);
             }
-            n += per * ok.count() as usize;
             for t in q & masks.test_to {
                 Borrow::push(pos, s, man, t.bb(), &mut listed);
             }
