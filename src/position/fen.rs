@@ -458,7 +458,7 @@ impl Position {
             } else {
                 rules.shape.ranks as i8 - 1
             });
-            if (pawns & first).any() {
+            if (pawns & first).any() && !rules.first_rank_pawns {
                 return Err(FenError::Illegal(format!(
                     "a {} pawn stands on its first rank",
                     color.name()

@@ -4,6 +4,7 @@
 //! so adding a mechanic touches its module, its line here, its docs, tests and variants.ini.
 //! Game end ([`outcome`]) and the set of loaded variants ([`catalog`]) live here too.
 
+pub mod borrow;
 pub mod bracket;
 pub mod camouflage;
 pub mod carom;
@@ -58,6 +59,7 @@ pub static MECHANICS: &[MechanicSpec] = &[
     relocate::SPEC,
     wonderland::SPEC,
     rolemodel::SPEC,
+    borrow::SPEC,
     spy::SPEC,
     facing::SPEC,
     hippophobic::SPEC,

@@ -110,6 +110,10 @@ pub struct Rules {
     /// `quiet_off`, a type it does not move at all: Role-Model's pieces, whose powers a
     /// mechanic gives them); for pawns, en passant too. Set by a mechanic's builder.
     pub captures_off: u16,
+    /// Whether a pawn may stand on its own first rank (Reflective's RF-R4: a man moved there
+    /// by a borrowed power stays a pawn; the FEN check then accepts it). Set by a mechanic's
+    /// builder, never by a key.
+    pub first_rank_pawns: bool,
     /// Where a pawn may double-step from, by colour.
     pub double_step_region: [Bitboard; 2],
     /// Whether en passant exists.

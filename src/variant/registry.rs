@@ -439,6 +439,7 @@ pub fn compile(ctx: &Section, mechanic_keys: &[&str]) -> Result<Rules, IniError>
         double_step: true,
         quiet_off: 0,
         captures_off: 0,
+        first_rank_pawns: false,
         double_step_region: [Bitboard::EMPTY; 2],
         en_passant: false,
         castling: false,
@@ -1150,6 +1151,7 @@ fn orthodox_data(r: &Rules, any_castling: bool) -> bool {
         double_step,
         quiet_off,
         captures_off,
+        first_rank_pawns,
         double_step_region,
         en_passant,
         castling,
@@ -1184,6 +1186,7 @@ fn orthodox_data(r: &Rules, any_castling: bool) -> bool {
         && *double_step
         && *quiet_off == 0
         && *captures_off == 0
+        && !*first_rank_pawns
         && *double_step_region
             == [
                 Bitboard::RANK_1.shift_ranks(1),

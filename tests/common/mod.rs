@@ -24,6 +24,7 @@ use chimera::position::Position;
 use chimera::rules::builtin_variants;
 use std::collections::{BTreeMap, BTreeSet};
 
+pub mod borrow;
 mod carom;
 mod emissary;
 mod triangulation;
@@ -111,6 +112,8 @@ pub enum Rule {
     /// Role-Model (modest-proposals-2.md §17): N, B, R, Q move as the highest piece on their
     /// lines (tests/common/rolemodel.rs).
     RoleModel,
+    /// Countermove, Reflective (tests/common/borrow.rs): borrowed non-capturing powers.
+    Borrow(borrow::Reading),
 }
 
 /// `board[rank][file]`: `'.'` empty, upper case White, lower case Black.
@@ -153,6 +156,8 @@ pub struct M {
     pub reentry: Option<(char, char)>,
     /// No orthodox non-capturing moves but the King's (Wonderland replaces them).
     pub quiet_off: bool,
+    /// No orthodox non-capturing moves at all, castling apart (Reflective replaces them).
+    pub quiet_all_off: bool,
     /// Explorer: `Some(captures_continue)` (no quiet N/B/R/Q moves without continuation, the
     /// continuation check).
     pub explorer: Option<bool>,
@@ -271,6 +276,7 @@ impl M {
             held: emissary::holdings(holdings),
             reentry: None,
             quiet_off: false,
+            quiet_all_off: false,
             explorer: None,
             slide: None,
             camouflage: false,
@@ -604,7 +610,7 @@ impl M {
             let k = self.at(s).to_ascii_uppercase();
             if k == 'P' {
                 let one = (s.0, s.1 + f);
-                if self.empty(one) && !self.quiet_off {
+                if self.empty(one) && !self.quiet_off && !self.quiet_all_off {
                     self.pawn_to(s, one, &[], out);
                     let two = (s.0, s.1 + 2 * f);
                     if s.1 == if w { 1 } else { 6 } && self.empty(two) {
@@ -621,7 +627,7 @@ impl M {
             } else {
                 for t in self.reach(k, w, s) {
                     if self.at(t) == '.' {
-                        if self.quiet_off && k != 'K' {
+                        if (self.quiet_off && k != 'K') || self.quiet_all_off {
                             continue;
                         }
                         // Explorer: these men never stop on an empty square
@@ -925,6 +931,7 @@ impl M {
         me.redeploy = rule == Rule::Redeployment;
         me.no_castling = rule == Rule::Castlemania;
         me.quiet_off = matches!(rule, Rule::Wonderland(_));
+        me.quiet_all_off = matches!(rule, Rule::Borrow(r) if r.replace);
         me.explorer = match rule {
             Rule::Explorer => Some(false),
             Rule::ExplorerCaptureContinues => Some(true),
@@ -969,6 +976,7 @@ impl M {
             }
             Rule::Slide(g) => me.slides(g, &mut v),
             Rule::Camouflage => me.camouflage_moves(&mut v),
+            Rule::Borrow(r) => me.borrowed(r, &mut v),
             _ => {}
         }
         match rule {
