@@ -9,6 +9,7 @@ pub mod carom;
 pub mod cascade;
 pub mod castlemania;
 pub mod catalog;
+pub mod coercion;
 pub mod dead_material;
 pub mod detente;
 pub mod emissary;
@@ -54,6 +55,7 @@ pub static MECHANICS: &[MechanicSpec] = &[
     slide::SPEC,
     relocate::SPEC,
     wonderland::SPEC,
+    coercion::SPEC,
     spy::SPEC,
     facing::SPEC,
     hippophobic::SPEC,
