@@ -289,10 +289,38 @@ impl Mechanic for Coercion {
         Some(king_placed(pos, sq, c).in_check(sq, c))
     }
 
-    /// No pin shortcut is sound (§9.5): any move may leave another own man undefended, so every
-    /// ordinary move is played and tested.
-    fn shortcut(&self, _pos: &Position, _masks: &mut ShortcutMasks) -> bool {
-        false
+    /// The ordinary masks (pins, the King, the checker's line) cover the orthodox part of CO-4;
+    /// this adds the men whose normal moves could create a check by (ii). Not in such a check
+    /// now, a normal move from `f` to `t` (occupancy: `f` emptied, `t` filled) makes a man Y
+    /// of ours a checker only if Y reaches the King afterwards and is then undefended and
+    /// attacked. Y reaches it afterwards only if it does now, or it is the man moved (`t` on a
+    /// reach line of the King: tested), or `f` was the first man on a line from the King
+    /// (tested). For a Y that reaches it now, its status changes only if `f` is Y, one of its
+    /// defenders, or the first man on a line from Y (an enemy line opening), or `t` lands on a
+    /// line from Y (a defender's line blocked): all tested. Anything else is played.
+    fn shortcut(&self, pos: &Position, masks: &mut ShortcutMasks) -> bool {
+        let us = pos.side_to_move();
+        let them = us.flip();
+        let Some(k) = pos.king_square(us) else {
+            return false;
+        };
+        let men = Men::of(pos);
+        let occ = pos.occupied();
+        let ours = pos.pieces(us);
+        let near = TABLES.king[k.index()];
+        let lines = rook_attacks(k, occ) | bishop_attacks(k, occ);
+        masks.test_from |= lines & ours;
+        masks.test_to |= (lines | TABLES.knight[k.index()]) & !near;
+        for y in men.reaching(k, us) & !men.kings & !near {
+            let defenders = men.reaching(y, us);
+            if defenders.is_empty() && men.reaches(y, them) {
+                return false;
+            }
+            let around = rook_attacks(y, occ) | bishop_attacks(y, occ);
+            masks.test_from |= y.bb() | defenders | (around & ours);
+            masks.test_to |= around;
+        }
+        true
     }
 }
 
