@@ -227,7 +227,8 @@ impl Mechanic for Coercion {
         }
     }
 
-    /// A coerced move has one spelling, its plain UCI string.
+    /// A spelling is one leg, a coerced route of the man on its from-square, with the effect of
+    /// `m` (captures of same-type men from one square are one move).
     fn is_spelling(&self, pos: &Position, m: Move, s: &str) -> bool {
         let Some(legs) = super::parse_legs(pos, s) else {
             return false;
@@ -235,8 +236,22 @@ impl Mechanic for Coercion {
         let [leg] = legs.as_slice() else {
             return false;
         };
-        m.kind() == MoveKind::Special
-            && (leg.from, leg.to, leg.promo) == (m.from(), m.to(), m.promotion_type())
+        if m.kind() != MoveKind::Special || leg.from != m.from() {
+            return false;
+        }
+        let men = Men::of(pos);
+        if !coercible(pos, &men).has(leg.from) {
+            return false;
+        }
+        let mut found = None;
+        man_moves(pos, &men, leg.from, &mut |r| {
+            if (r.to(), r.promotion_type()) == (leg.to, leg.promo) {
+                found = Some(r);
+            }
+        });
+        found.is_some_and(|r| {
+            r == m || super::effect_of_move(pos, r) == super::effect_of_move(pos, m)
+        })
     }
 
     fn moves_are_distinct(&self) -> bool {
@@ -361,39 +376,78 @@ fn legal_on(pos: &Position, men: &Men, king: Option<Square>, m: Move) -> bool {
 
 /// Calls `out` with each pseudo-legal coerced move of the side to move (CO-2, CO-3): for every
 /// undefended non-King enemy man, its standard moves to empty squares, and when it is attacked
-/// its captures of its own side's non-King men; a pawn promoting once per choice.
+/// its captures of its own side's non-King men; a pawn promoting once per choice. A capture
+/// of a man of the type the mover ends as only takes the man off its square: such captures
+/// with the same castling rights lost are one move (ruling ID), given once with its canonical
+/// spelling (the ASCII-smallest destination).
 #[inline]
 fn each_coerced(pos: &Position, mut out: impl FnMut(Move)) {
+    let men = Men::of(pos);
+    for x in coercible(pos, &men) {
+        let mut vanish = [Move::NONE; 16];
+        let mut n = 0;
+        man_moves(pos, &men, x, &mut |m| {
+            let victim = pos.piece_at(m.to());
+            let ends = m.promotion_type().unwrap_or(pos.piece_at(x).kind());
+            if victim.is_some() && victim.kind() == ends {
+                if n < vanish.len() {
+                    vanish[n] = m;
+                    n += 1;
+                }
+            } else {
+                out(m);
+            }
+        });
+        for i in 0..n {
+            let m = vanish[i];
+            let group = super::rights_lost_at(pos, m.to());
+            let first = vanish[..n].iter().all(|&o| {
+                o == m
+                    || super::rights_lost_at(pos, o.to()) != group
+                    || super::name_before(m.to(), o.to())
+            });
+            if first {
+                out(m);
+            }
+        }
+    }
+}
+
+/// The enemy men the side to move may move: not Kings, undefended (CO-2, CO-3).
+#[inline]
+fn coercible(pos: &Position, men: &Men) -> Bitboard {
+    let them = pos.side_to_move().flip();
+    let victims = pos.pieces(them) & !pos.kind(PieceType::KING);
+    let mut out = Bitboard::EMPTY;
+    for x in victims {
+        if !men.reaches(x, them) {
+            out |= x.bb();
+        }
+    }
+    out
+}
+
+/// Every coerced route of the coercible man on `x`, before routes of equal effect are merged.
+#[inline]
+fn man_moves(pos: &Position, men: &Men, x: Square, out: &mut impl FnMut(Move)) {
     let us = pos.side_to_move();
     let them = us.flip();
-    let men = Men::of(pos);
     let occ = pos.occupied();
-    let kings = pos.kind(PieceType::KING);
-    let victims = pos.pieces(them) & !kings;
-    for x in victims {
-        if men.reaches(x, them) {
-            continue;
-        }
-        let prey = if men.reaches(x, us) {
-            victims
-        } else {
-            Bitboard::EMPTY
-        };
-        let man = pos.piece_at(x);
-        let i = x.index();
-        let targets = match man.kind() {
-            PieceType::PAWN => {
-                pawn_moves(pos, x, them, occ, prey, &mut out);
-                continue;
-            }
-            PieceType::KNIGHT => TABLES.knight[i],
-            PieceType::BISHOP => bishop_attacks(x, occ),
-            PieceType::ROOK => rook_attacks(x, occ),
-            _ => rook_attacks(x, occ) | bishop_attacks(x, occ),
-        };
-        for t in targets & (!occ | prey) {
-            out(Move::special(x, t, 0, None));
-        }
+    let prey = if men.reaches(x, us) {
+        pos.pieces(them) & !pos.kind(PieceType::KING)
+    } else {
+        Bitboard::EMPTY
+    };
+    let i = x.index();
+    let targets = match pos.piece_at(x).kind() {
+        PieceType::PAWN => return pawn_moves(pos, x, them, occ, prey, out),
+        PieceType::KNIGHT => TABLES.knight[i],
+        PieceType::BISHOP => bishop_attacks(x, occ),
+        PieceType::ROOK => rook_attacks(x, occ),
+        _ => rook_attacks(x, occ) | bishop_attacks(x, occ),
+    };
+    for t in targets & (!occ | prey) {
+        out(Move::special(x, t, 0, None));
     }
 }
 

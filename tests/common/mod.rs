@@ -10,6 +10,7 @@
 
 mod cascade;
 mod castlemania;
+mod coercion;
 mod explorer;
 pub mod relocate;
 pub mod slide;
@@ -99,6 +100,8 @@ pub enum Rule {
     ExplorerCaptureContinues,
     /// Dominion, Summit, Crater, Ridge, Valley (tests/common/slide.rs): a move, then a slide.
     Slide(slide::Geo),
+    /// Coercion (tests/common/coercion.rs): moves of undefended enemy men, CO-4 check.
+    Coercion,
 }
 
 /// `board[rank][file]`: `'.'` empty, upper case White, lower case Black.
@@ -146,6 +149,8 @@ pub struct M {
     pub explorer: Option<bool>,
     /// The slide geometry and its attack relation (Dominion DO-4, Summit's extended attacks).
     pub slide: Option<slide::Geo>,
+    /// Coercion: coerced moves and the CO-4 check relation (tests/common/coercion.rs).
+    pub coercion: bool,
 }
 
 type Sq = (i8, i8); // (file, rank)
@@ -257,6 +262,7 @@ impl M {
             quiet_off: false,
             explorer: None,
             slide: None,
+            coercion: false,
         }
     }
 
@@ -389,6 +395,9 @@ impl M {
     }
 
     fn attacked(&self, s: Sq, by_white: bool) -> bool {
+        if self.coercion {
+            return self.coercion_check(s, by_white);
+        }
         // HI-R3: Queens and Kings do not attack a square next to a Knight, Queens not a Knight
         let near_knight = KING
             .iter()
@@ -482,7 +491,15 @@ impl M {
         }
         for (r, &c) in relocs.iter().zip(&lifted) {
             let c = match r.promo {
-                Some(p) => n.man(self.white, p),
+                // Coercion: the piece takes the coerced pawn's colour (CO-2)
+                Some(p) => n.man(
+                    if self.coercion {
+                        M::is_white(c)
+                    } else {
+                        self.white
+                    },
+                    p,
+                ),
                 None => c,
             };
             n.set(r.to, c);
@@ -640,7 +657,13 @@ impl M {
             if path.iter().any(|&x| self.at((x, rank)) != '.') {
                 continue;
             }
-            if (!self.kc || self.kc_checks) && crossed.iter().any(|&x| self.attacked((x, rank), !w))
+            // Coercion: the landing square is judged after the move (CO-5), Rook moved
+            let judged = |&&x: &&i8| !(self.coercion && x == king_to);
+            if (!self.kc || self.kc_checks)
+                && crossed
+                    .iter()
+                    .filter(judged)
+                    .any(|&x| self.attacked((x, rank), !w))
             {
                 continue;
             }
@@ -910,6 +933,7 @@ impl M {
             Rule::Slide(g) => Some(g),
             _ => None,
         };
+        me.coercion = rule == Rule::Coercion;
         if me.no_castling {
             me.rights = [false; 4];
         }
@@ -942,6 +966,7 @@ impl M {
                 me.explorer_moves(rule == Rule::ExplorerCaptureContinues, &mut v)
             }
             Rule::Slide(g) => me.slides(g, &mut v),
+            Rule::Coercion => me.coercion_moves(&mut v),
             _ => {}
         }
         match rule {
