@@ -323,9 +323,8 @@ impl Mechanic for Coercion {
         let occ = pos.occupied();
         let ours = pos.pieces(us);
         let near = TABLES.king[k.index()];
-        let lines = rook_attacks(k, occ) | bishop_attacks(k, occ);
-        masks.test_from |= lines & ours;
-        masks.test_to |= (lines | TABLES.knight[k.index()]) & !near;
+        masks.test_from |= opening_screens(&men, k, us);
+        masks.test_to |= arrivals(&men, k, us) & !near;
         for y in men.reaching(k, us) & !men.kings & !near {
             let defenders = men.reaching(y, us);
             if defenders.is_empty() && men.reaches(y, them) {
@@ -337,6 +336,80 @@ impl Mechanic for Coercion {
         }
         true
     }
+}
+
+/// The men of `c` that are the first man on a line from `c`'s King on `k` and either move
+/// along that line themselves (they may stop beyond their square, still reaching the King) or
+/// have a slider of `c` moving along that line right behind them (vacating the square makes
+/// it reach the King): the moves that may create a new Y of CO-4 (ii) from such a line.
+#[inline]
+fn opening_screens(men: &Men, k: Square, c: Color) -> Bitboard {
+    let own = men.color[c.index()];
+    let occ = men.occupied();
+    let mut out = Bitboard::EMPTY;
+    for (orthogonal, sliders) in [(true, men.orth), (false, men.diag)] {
+        let line_of = |o: Bitboard| {
+            if orthogonal {
+                rook_attacks(k, o)
+            } else {
+                bishop_attacks(k, o)
+            }
+        };
+        let lines = line_of(occ);
+        let screens = lines & own;
+        if screens.is_empty() {
+            continue;
+        }
+        // a screen moving along the line may stop beyond its square and reach the King
+        out |= screens & sliders;
+        let behind = line_of(occ & !screens) & !lines & sliders & own;
+        for s in behind {
+            out |= crate::geometry::attacks::between(k, s) & screens;
+        }
+    }
+    out
+}
+
+/// The squares where a man of `c` arriving by a normal move could reach `c`'s King on `k`: a
+/// knight leap from `k` that a Knight of `c` can reach, a square on a line from `k` (up to the
+/// first man) that a slider moving along such lines can reach, and the last rank when a pawn
+/// of `c` may promote there.
+#[inline]
+fn arrivals(men: &Men, k: Square, c: Color) -> Bitboard {
+    let own = men.color[c.index()];
+    let occ = men.occupied();
+    let mut knights = Bitboard::EMPTY;
+    for n in men.knights & own {
+        knights |= TABLES.knight[n.index()];
+    }
+    let mut orth = Bitboard::EMPTY;
+    for r in men.orth & own {
+        orth |= rook_attacks(r, occ);
+        if men.diag.has(r) {
+            orth |= bishop_attacks(r, occ);
+        }
+    }
+    let mut diag = Bitboard::EMPTY;
+    for b in men.diag & own {
+        diag |= bishop_attacks(b, occ);
+        if men.orth.has(b) {
+            diag |= rook_attacks(b, occ);
+        }
+    }
+    // a pawn promoting (a normal move with a promotion) arrives as a new piece: its last rank
+    let (seventh, last) = match c {
+        Color::White => (Bitboard(0xFF << 48), Bitboard(0xFF << 56)),
+        Color::Black => (Bitboard(0xFF << 8), Bitboard(0xFF)),
+    };
+    let promoting = if (men.pawns & own & seventh).any() {
+        last
+    } else {
+        Bitboard::EMPTY
+    };
+    (TABLES.knight[k.index()] & knights)
+        | (rook_attacks(k, occ) & orth)
+        | (bishop_attacks(k, occ) & diag)
+        | promoting
 }
 
 /// The board with the King of `c` on `sq`: as it is if that King stands there, else taken from
