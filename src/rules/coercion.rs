@@ -15,10 +15,13 @@
 //! capture), a coerced pawn move resets the clock (P5).
 //!
 //! Encoding: `Move::special(from, to, 0, promo)`, `from` the coerced man's square; notation
-//! plain UCI (`b8c6` played by White, `e2e1q` for a coerced white pawn's promotion chosen by
-//! Black; the piece takes the pawn's colour). A coerced move changes only enemy men and an
-//! ordinary move always moves an own man, so every coerced move has an effect of its own
-//! (`moves_are_distinct`) and one spelling.
+//! plain UCI (`b8c6` played by White, `e7e8n` played by Black promoting White's pawn to a white
+//! Knight: the piece takes the pawn's colour). A coerced move changes only enemy men and an
+//! ordinary move always moves an own man, so no coerced move has an ordinary move's effect.
+//! Captures from one square of men of the type the coerced man ends as only take that man off
+//! its square: those losing the same castling rights are one move (ruling ID), generated once
+//! with the ASCII-smallest destination; `is_spelling` accepts the others. So every generated
+//! move has an effect of its own (`moves_are_distinct`).
 //!
 //! Check (CO-4), the check relation for every purpose (`Hooks::CHECK`): side C's King on `k` is
 //! in check when an enemy man reaches `k`, or when a non-King man Y of C, undefended and
@@ -27,8 +30,9 @@
 //! a square that does not hold the King of `by`'s opponent (castling's transit squares) means
 //! "that King, placed there (taken from its square, replacing whatever stands on `sq`), would be
 //! in check" (CO-5): moving the King changes which men it defends and which lines it blocks.
-//! There is no pin shortcut (§9.5): [`Mechanic::shortcut`] says every ordinary move is played
-//! and tested; the mechanic's own moves are judged on a copy of the bitboards without playing.
+//! No orthodox pin shortcut alone is sound (§9.5): [`Mechanic::shortcut`] widens the generic
+//! masks with every square whose moves could create a check by (ii) (see there), and the
+//! mechanic's own moves are judged on a copy of the bitboards without playing.
 //!
 //! Rulings: none in §9.2 is marked *(option)* or *(flag)*, so the mechanic reads no key of its
 //! own (the mover choosing a coerced pawn's promotion is a plain ruling, not an option).
@@ -308,11 +312,12 @@ impl Mechanic for Coercion {
     /// this adds the men whose normal moves could create a check by (ii). Not in such a check
     /// now, a normal move from `f` to `t` (occupancy: `f` emptied, `t` filled) makes a man Y
     /// of ours a checker only if Y reaches the King afterwards and is then undefended and
-    /// attacked. Y reaches it afterwards only if it does now, or it is the man moved (`t` on a
-    /// reach line of the King: tested), or `f` was the first man on a line from the King
-    /// (tested). For a Y that reaches it now, its status changes only if `f` is Y, one of its
+    /// attacked. Y reaches it afterwards only if it does now, or it is the man arriving on `t`
+    /// (`arrivals`: tested), or `f` opens or leaves a line from the King (`opening_screens`:
+    /// tested). For a Y that reaches it now, its status changes only if `f` is Y, one of its
     /// defenders, or the first man on a line from Y (an enemy line opening), or `t` lands on a
-    /// line from Y (a defender's line blocked): all tested. Anything else is played.
+    /// line from Y (a defender's line blocked): all tested; the other moves are judged by the
+    /// masks.
     fn shortcut(&self, pos: &Position, masks: &mut ShortcutMasks) -> bool {
         let us = pos.side_to_move();
         let them = us.flip();
