@@ -11,6 +11,7 @@ pub mod carom;
 pub mod cascade;
 pub mod castlemania;
 pub mod catalog;
+pub mod coercion;
 pub mod dead_material;
 pub mod detente;
 pub mod emissary;
@@ -60,6 +61,7 @@ pub static MECHANICS: &[MechanicSpec] = &[
     wonderland::SPEC,
     rolemodel::SPEC,
     borrow::SPEC,
+    coercion::SPEC,
     spy::SPEC,
     facing::SPEC,
     hippophobic::SPEC,

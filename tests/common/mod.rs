@@ -11,6 +11,7 @@
 mod camouflage;
 mod cascade;
 mod castlemania;
+mod coercion;
 mod explorer;
 pub mod relocate;
 mod rolemodel;
@@ -114,6 +115,8 @@ pub enum Rule {
     RoleModel,
     /// Countermove, Reflective (tests/common/borrow.rs): borrowed non-capturing powers.
     Borrow(borrow::Reading),
+    /// Coercion (tests/common/coercion.rs): moves of undefended enemy men, CO-4 check.
+    Coercion,
 }
 
 /// `board[rank][file]`: `'.'` empty, upper case White, lower case Black.
@@ -167,6 +170,8 @@ pub struct M {
     pub camouflage: bool,
     /// Role-Model: N, B, R, Q move and attack as their role model (tests/common/rolemodel.rs).
     pub rolemodel: bool,
+    /// Coercion: coerced moves and the CO-4 check relation (tests/common/coercion.rs).
+    pub coercion: bool,
 }
 
 type Sq = (i8, i8); // (file, rank)
@@ -281,6 +286,7 @@ impl M {
             slide: None,
             camouflage: false,
             rolemodel: false,
+            coercion: false,
         }
     }
 
@@ -418,6 +424,9 @@ impl M {
     }
 
     fn attacked(&self, s: Sq, by_white: bool) -> bool {
+        if self.coercion {
+            return self.coercion_check(s, by_white);
+        }
         // HI-R3: Queens and Kings do not attack a square next to a Knight, Queens not a Knight
         let near_knight = KING
             .iter()
@@ -512,7 +521,15 @@ impl M {
         }
         for (r, &c) in relocs.iter().zip(&lifted) {
             let c = match r.promo {
-                Some(p) => n.man(self.white, p),
+                // Coercion: the piece takes the coerced pawn's colour (CO-2)
+                Some(p) => n.man(
+                    if self.coercion {
+                        M::is_white(c)
+                    } else {
+                        self.white
+                    },
+                    p,
+                ),
                 None => c,
             };
             n.set(r.to, c);
@@ -670,7 +687,13 @@ impl M {
             if path.iter().any(|&x| self.at((x, rank)) != '.') {
                 continue;
             }
-            if (!self.kc || self.kc_checks) && crossed.iter().any(|&x| self.attacked((x, rank), !w))
+            // Coercion: the landing square is judged after the move (CO-5), Rook moved
+            let judged = |&&x: &&i8| !(self.coercion && x == king_to);
+            if (!self.kc || self.kc_checks)
+                && crossed
+                    .iter()
+                    .filter(judged)
+                    .any(|&x| self.attacked((x, rank), !w))
             {
                 continue;
             }
@@ -943,6 +966,7 @@ impl M {
         };
         me.camouflage = rule == Rule::Camouflage;
         me.rolemodel = rule == Rule::RoleModel;
+        me.coercion = rule == Rule::Coercion;
         if me.no_castling {
             me.rights = [false; 4];
         }
@@ -977,6 +1001,7 @@ impl M {
             Rule::Slide(g) => me.slides(g, &mut v),
             Rule::Camouflage => me.camouflage_moves(&mut v),
             Rule::Borrow(r) => me.borrowed(r, &mut v),
+            Rule::Coercion => me.coercion_moves(&mut v),
             _ => {}
         }
         match rule {
