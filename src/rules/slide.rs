@@ -528,10 +528,7 @@ impl Slide {
         let mut origin = Origin::default();
         for o in own & !skip {
             let man = pos.piece_at(o);
-            let Some(def) = rules.piece(man.kind()) else {
-                continue;
-            };
-            let reach = def.moves.capture_targets(us, o, occ, rules.board);
+            let reach = orthodox_reach(man, o, occ);
             origin.set_reach(pos, o, man, reach);
             let own_after = own.without(o);
             if man.kind() != PieceType::PAWN {
@@ -636,10 +633,7 @@ impl Slide {
         let mut n = 0;
         for o in men {
             let man = pos.piece_at(o);
-            let Some(def) = rules.piece(man.kind()) else {
-                continue;
-            };
-            let reach = def.moves.capture_targets(us, o, occ, rules.board);
+            let reach = orthodox_reach(man, o, occ);
             let own_after = own.without(o);
             let (quiet, plain, captures) = if man.kind() == PieceType::PAWN {
                 let pushes = quiet_targets(pos, o, man);
@@ -944,6 +938,23 @@ fn plain_attacked(
         || (bishop_attacks(sq, occ) & (of(PieceType::BISHOP) | queens)).any()
 }
 
+/// Where `man` on `o` captures with occupancy `occ` (its capture geometry, which is its move
+/// geometry for the pieces): the men are orthodox (the mechanic is refused on other data), so
+/// the fixed tables stand in for the data-driven capture geometry of the piece definitions.
+#[inline(always)]
+fn orthodox_reach(man: Piece, o: Square, occ: Bitboard) -> Bitboard {
+    let i = o.index();
+    match man.kind() {
+        PieceType::PAWN => TABLES.pawn[man.color().index()][i],
+        PieceType::KNIGHT => TABLES.knight[i],
+        PieceType::BISHOP => bishop_attacks(o, occ),
+        PieceType::ROOK => rook_attacks(o, occ),
+        PieceType::QUEEN => bishop_attacks(o, occ) | rook_attacks(o, occ),
+        PieceType::KING => TABLES.king[i],
+        _ => Bitboard::EMPTY,
+    }
+}
+
 /// Whether a pawn of `by` (on `men`) can move to the empty square `s`: a step, a double step
 /// over an empty square, or an en-passant capture onto the target `ep` that `by` may use.
 #[inline]
@@ -1002,12 +1013,7 @@ impl Origin {
         if self.sq == Some(o) {
             return;
         }
-        let rules = pos.rules();
-        let reach = rules.piece(man.kind()).map_or(Bitboard::EMPTY, |def| {
-            def.moves
-                .capture_targets(man.color(), o, pos.occupied(), rules.board)
-        });
-        self.set_reach(pos, o, man, reach);
+        self.set_reach(pos, o, man, orthodox_reach(man, o, pos.occupied()));
     }
 
     /// The moves of `man` on `o`, whose capture geometry is `reach`.
