@@ -394,8 +394,9 @@ fn king_capturable(p: &Position) -> bool {
 
 /// The attack relation against brute force: after every pseudo-legal move of random games (so
 /// also moves that leave the King en prise, en-passant targets included), and after a pass, the
-/// mover's King is attacked exactly when some reply captures it. At every node the fast legal
-/// moves and leaf count equal those found by playing and testing every move.
+/// mover's King is attacked exactly when some reply captures it, and an ordinary move judged
+/// without playing it (`judge_ordinary`) is judged so. At every node the fast legal moves and
+/// leaf count equal those found by playing and testing every move.
 #[test]
 fn attack_relation_matches_king_captures() {
     for (v, _) in VARIANTS {
@@ -411,14 +412,16 @@ fn attack_relation_matches_king_captures() {
                 p.mechanics().mover().unwrap().generate(&p, &mut pseudo);
                 for &m in pseudo.iter() {
                     let mover = p.side_to_move();
+                    // the judgement of an ordinary move without playing it (the moves the
+                    // legality shortcut tests), for every ordinary move here
+                    let judged = checker.judge_ordinary(&p, m);
                     p.make(m);
                     if let Some(k) = p.king_square(mover) {
-                        assert_eq!(
-                            checker.attacked(&p, k, mover.flip()),
-                            king_capturable(&p),
-                            "{v}: {}",
-                            p.fen()
-                        );
+                        let attacked = checker.attacked(&p, k, mover.flip());
+                        assert_eq!(attacked, king_capturable(&p), "{v}: {}", p.fen());
+                        if let Some(legal) = judged {
+                            assert_eq!(legal, !attacked, "{v}: judged {m:?} into {}", p.fen());
+                        }
                     }
                     p.unmake();
                 }

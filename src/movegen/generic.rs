@@ -720,6 +720,14 @@ fn exposes(pos: &mut Position, m: Move, enemy_types: u16) -> bool {
             return exposed;
         }
     }
+    // a mechanic's check relation may judge the move on the board as it would be after it
+    if let Some(legal) = pos
+        .mechanics()
+        .checker()
+        .and_then(|c| c.judge_ordinary(pos, m))
+    {
+        return !legal;
+    }
     exposes_when_played(pos, m)
 }
 

@@ -207,6 +207,14 @@ pub trait Mechanic: AsAny + Send + Sync + 'static {
         None
     }
 
+    /// Whether the side to move's King is safe after its pseudo-legal ordinary move `m` under
+    /// its check relation (Hooks::CHECK), judged without playing `m`: the moves the legality
+    /// shortcut leaves for testing are otherwise played and tested one by one. `None`: it
+    /// cannot say, and `m` is played (the default).
+    fn judge_ordinary(&self, _pos: &Position, _m: Move) -> Option<bool> {
+        None
+    }
+
     /// How its check relation (Hooks::CHECK) widens the generic legality shortcut of the side to
     /// move, computed with the ordinary relation: adds squares whose men's moves must be played
     /// and tested. `false`: every move must be (the default).

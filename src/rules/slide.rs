@@ -43,9 +43,9 @@
 
 use super::relocation::end_types;
 use super::{effect_of_move, name_before, parse_legs};
-use crate::geometry::attacks::{between, bishop_attacks, rook_attacks};
+use crate::geometry::attacks::{between, bishop_attacks, rook_attacks, TABLES};
 use crate::geometry::{Bitboard, Color, Square};
-use crate::movegen::generic::{self, attacked_from_squares};
+use crate::movegen::generic;
 use crate::moves::{Move, MoveKind, MoveList, MoveText};
 use crate::piece::{Piece, PieceType};
 use crate::position::{
@@ -361,10 +361,9 @@ impl Mechanic for Slide {
     }
 
     fn attacked(&self, pos: &Position, sq: Square, by: Color) -> bool {
-        let rules = pos.rules();
-        let occ = pos.occupied();
-        attacked_from_squares(pos, sq, by, rules.type_mask, occ, |t| pos.pieces_of(by, t))
-            || self.slide_attack(pos, sq, by, pos.occupied(), pos.pieces(by), pos.ep_square())
+        let (occ, men) = (pos.occupied(), pos.pieces(by));
+        plain_attacked(pos, sq, by, occ, men, true)
+            || self.slide_attack(pos, sq, by, occ, men, pos.ep_square())
     }
 
     fn attacked_with(
@@ -380,6 +379,27 @@ impl Mechanic for Slide {
 
     fn shortcut(&self, pos: &Position, masks: &mut ShortcutMasks) -> bool {
         self.widen_shortcut(pos, masks)
+    }
+
+    /// The ordinary moves the widened shortcut tests (to and from the King's predecessors, the
+    /// screens) change only the occupancy of `o` and `t` and the men captured there, so the
+    /// relation is judged on that board instead of playing them. A pawn's double step is
+    /// played: it leaves an en-passant target the enemy may use to reach a predecessor.
+    #[inline]
+    fn judge_ordinary(&self, pos: &Position, m: Move) -> Option<bool> {
+        if m.kind() != MoveKind::Normal {
+            return None;
+        }
+        let king = single_king(pos)?;
+        let (o, t) = (m.from(), m.to());
+        if pos.piece_at(o).kind() == PieceType::PAWN && (o.rank() - t.rank()).abs() == 2 {
+            return None;
+        }
+        let occ = pos.occupied();
+        let now = (occ & !o.bb()) | t.bb();
+        let sq = if o == king { t } else { king };
+        let them = pos.side_to_move().flip();
+        Some(!self.attacked_with_slides(pos, sq, them, now, t.bb() & occ))
     }
 }
 
@@ -508,10 +528,7 @@ impl Slide {
         let mut origin = Origin::default();
         for o in own & !skip {
             let man = pos.piece_at(o);
-            let Some(def) = rules.piece(man.kind()) else {
-                continue;
-            };
-            let reach = def.moves.capture_targets(us, o, occ, rules.board);
+            let reach = orthodox_reach(man, o, occ);
             origin.set_reach(pos, o, man, reach);
             let own_after = own.without(o);
             if man.kind() != PieceType::PAWN {
@@ -616,10 +633,7 @@ impl Slide {
         let mut n = 0;
         for o in men {
             let man = pos.piece_at(o);
-            let Some(def) = rules.piece(man.kind()) else {
-                continue;
-            };
-            let reach = def.moves.capture_targets(us, o, occ, rules.board);
+            let reach = orthodox_reach(man, o, occ);
             let own_after = own.without(o);
             let (quiet, plain, captures) = if man.kind() == PieceType::PAWN {
                 let pushes = quiet_targets(pos, o, man);
@@ -639,7 +653,12 @@ impl Slide {
                     }
                 });
                 if let Some(t) = t {
-                    doubtful.push(Move::special(o, t, t2.raw() as u32, None));
+                    // judged on the board after it (played only for a pawn's two-rank route)
+                    let m = Move::special(o, t, t2.raw() as u32, None);
+                    match self.judge(pos, m, king, None) {
+                        Some(legal) => n += legal as usize,
+                        None => doubtful.push(m),
+                    }
                 }
             }
             if man.kind() == PieceType::PAWN {
@@ -719,10 +738,8 @@ impl Slide {
     ) -> bool {
         // a King's move leaves no en-passant target for `by`
         let men = pos.pieces(by) & !removed;
-        let rules = pos.rules();
-        attacked_from_squares(pos, sq, by, rules.type_mask, occ, |t| {
-            pos.pieces_of(by, t) & men
-        }) || self.slide_attack(pos, sq, by, occ, men, None)
+        plain_attacked(pos, sq, by, occ, men, true)
+            || self.slide_attack(pos, sq, by, occ, men, None)
     }
 
     /// Calls `out` with each slide move after the pseudo-legal ordinary move `base`: every
@@ -831,17 +848,14 @@ impl Slide {
         if preds.is_empty() {
             return false;
         }
-        let rules = pos.rules();
-        let pieces = rules.type_mask & !(1 << PieceType::PAWN.0);
-        let from = |t: PieceType| pos.pieces_of(by, t) & men;
         for s in preds {
             if occ.has(s) {
-                if attacked_from_squares(pos, s, by, rules.type_mask, occ, from) {
+                if plain_attacked(pos, s, by, occ, men, true) {
                     return true;
                 }
                 continue;
             }
-            if attacked_from_squares(pos, s, by, pieces, occ, from)
+            if plain_attacked(pos, s, by, occ, men, false)
                 || pawn_moves_to(pos, s, by, occ, men, ep)
             {
                 return true;
@@ -897,6 +911,47 @@ impl Slide {
             }
         }
         true
+    }
+}
+
+/// Whether a man of `by` on `men` attacks `sq` in the orthodox sense with occupancy `occ`
+/// (pawns only when `pawns`): the mechanic runs only on orthodox men on the 8x8 board, so the
+/// fixed tables replace the data-driven walk over the piece types, which dominated the leaf
+/// count (every King step, slide and tested move asks this two or three times).
+#[inline(always)]
+fn plain_attacked(
+    pos: &Position,
+    sq: Square,
+    by: Color,
+    occ: Bitboard,
+    men: Bitboard,
+    pawns: bool,
+) -> bool {
+    let i = sq.index();
+    let theirs = men & pos.pieces(by);
+    let of = |t: PieceType| pos.kind(t) & theirs;
+    let queens = of(PieceType::QUEEN);
+    (TABLES.knight[i] & of(PieceType::KNIGHT)).any()
+        || (TABLES.king[i] & of(PieceType::KING)).any()
+        || (pawns && (TABLES.pawn[by.flip().index()][i] & of(PieceType::PAWN)).any())
+        || (rook_attacks(sq, occ) & (of(PieceType::ROOK) | queens)).any()
+        || (bishop_attacks(sq, occ) & (of(PieceType::BISHOP) | queens)).any()
+}
+
+/// Where `man` on `o` captures with occupancy `occ` (its capture geometry, which is its move
+/// geometry for the pieces): the men are orthodox (the mechanic is refused on other data), so
+/// the fixed tables stand in for the data-driven capture geometry of the piece definitions.
+#[inline(always)]
+fn orthodox_reach(man: Piece, o: Square, occ: Bitboard) -> Bitboard {
+    let i = o.index();
+    match man.kind() {
+        PieceType::PAWN => TABLES.pawn[man.color().index()][i],
+        PieceType::KNIGHT => TABLES.knight[i],
+        PieceType::BISHOP => bishop_attacks(o, occ),
+        PieceType::ROOK => rook_attacks(o, occ),
+        PieceType::QUEEN => bishop_attacks(o, occ) | rook_attacks(o, occ),
+        PieceType::KING => TABLES.king[i],
+        _ => Bitboard::EMPTY,
     }
 }
 
@@ -958,12 +1013,7 @@ impl Origin {
         if self.sq == Some(o) {
             return;
         }
-        let rules = pos.rules();
-        let reach = rules.piece(man.kind()).map_or(Bitboard::EMPTY, |def| {
-            def.moves
-                .capture_targets(man.color(), o, pos.occupied(), rules.board)
-        });
-        self.set_reach(pos, o, man, reach);
+        self.set_reach(pos, o, man, orthodox_reach(man, o, pos.occupied()));
     }
 
     /// The moves of `man` on `o`, whose capture geometry is `reach`.
