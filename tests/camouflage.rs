@@ -388,43 +388,18 @@ fn the_legal_list_is_the_tested_list_and_the_count_its_length() {
             if list.is_empty() {
                 break;
             }
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            p.make(list[(state % list.len() as u64) as usize]);
+            p.make(list[random_index(&mut state, list.len())]);
         }
     }
     for mut p in positions {
-        let mut fast = MoveList::new();
-        chimera::movegen::generic::legal_moves(&mut p, &mut fast);
-        let mut reference = MoveList::new();
-        chimera::movegen::generic::legal_moves_by_testing(&mut p, &mut reference);
-        assert_eq!(fast.as_slice(), reference.as_slice(), "{}", p.fen());
-        assert_eq!(
-            chimera::movegen::count_legal(&mut p),
-            fast.len(),
-            "{}",
-            p.fen()
-        );
+        assert_fast_legality(&mut p);
     }
 }
 
 /// The model's perft against every count of tests/perft/camouflage.epd up to `budget`, and
 /// the sets of results at depths 1 and 2 of every line.
 fn suite_agrees(budget: u64) -> usize {
-    let path = format!("{}/tests/perft/camouflage.epd", env!("CARGO_MANIFEST_DIR"));
-    let mut compared = 0;
-    for (fen, depths) in read_epd(&path) {
-        let m = M::from_fen(&fen);
-        for (d, n) in depths {
-            if n <= budget {
-                assert_eq!(m.perft(Rule::Camouflage, d), n, "model D{d} of {fen}");
-                compared += 1;
-            }
-        }
-        cross_check(V, Rule::Camouflage, &fen);
-    }
-    compared
+    model_suite_agrees(V, Rule::Camouflage, budget, |_, _| {})
 }
 
 #[test]
@@ -437,10 +412,7 @@ fn perft_suite_agrees_with_the_model() {
 #[test]
 #[ignore]
 fn perft_suite_agrees_with_the_model_deep() {
-    let budget = std::env::var("CHIMERA_MODEL_BUDGET")
-        .ok()
-        .and_then(|b| b.parse().ok())
-        .unwrap_or(1_000_000);
+    let budget = model_budget(1_000_000);
     let n = suite_agrees(budget);
     println!("{n} counts compared");
 }

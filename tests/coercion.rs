@@ -364,10 +364,7 @@ fn sample_positions() -> Vec<String> {
             if list.is_empty() {
                 break;
             }
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            p.make(list[(state % list.len() as u64) as usize]);
+            p.make(list[random_index(&mut state, list.len())]);
         }
     }
     out
@@ -451,10 +448,7 @@ fn perft_suite_agrees_with_the_model() {
 #[test]
 #[ignore]
 fn perft_suite_agrees_with_the_model_deep() {
-    let budget = std::env::var("CHIMERA_MODEL_BUDGET")
-        .ok()
-        .and_then(|b| b.parse().ok())
-        .unwrap_or(1_000_000);
+    let budget = model_budget(1_000_000);
     let n = suite_agrees(budget);
     println!("{n} counts compared");
 }

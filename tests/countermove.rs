@@ -7,7 +7,6 @@
 mod common;
 
 use chimera::movegen::parse_move;
-use chimera::moves::MoveList;
 use chimera::position::Position;
 use chimera::rules::builtin_variants;
 use common::borrow::COUNTERMOVE;
@@ -197,24 +196,11 @@ fn fast_equals_played(v: &str, mut state: u64) {
     for _game in 0..10 {
         let mut p = Position::startpos(rules);
         for _ply in 0..120 {
-            let mut fast = MoveList::new();
-            chimera::movegen::generic::legal_moves(&mut p, &mut fast);
-            let mut reference = MoveList::new();
-            chimera::movegen::generic::legal_moves_by_testing(&mut p, &mut reference);
-            assert_eq!(fast.as_slice(), reference.as_slice(), "{}", p.fen());
-            assert_eq!(
-                chimera::movegen::count_legal(&mut p),
-                fast.len(),
-                "{}",
-                p.fen()
-            );
+            let fast = assert_fast_legality(&mut p);
             if fast.is_empty() {
                 break;
             }
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            p.make(fast[(state % fast.len() as u64) as usize]);
+            p.make(fast[random_index(&mut state, fast.len())]);
         }
     }
 }
@@ -247,10 +233,7 @@ fn perft_suite_agrees_with_the_model() {
 #[test]
 #[ignore]
 fn perft_suite_agrees_with_the_model_deep() {
-    let budget = std::env::var("CHIMERA_MODEL_BUDGET")
-        .ok()
-        .and_then(|b| b.parse().ok())
-        .unwrap_or(1_000_000);
+    let budget = model_budget(1_000_000);
     let n = suite_agrees(budget);
     println!("{n} counts compared");
 }
