@@ -9,7 +9,6 @@ mod common;
 
 use chimera::movegen::{in_check, parse_move};
 use chimera::moves::MoveList;
-use chimera::piece::PieceType;
 use chimera::position::{Position, Variant};
 use chimera::rules::builtin_variants;
 use common::*;
@@ -291,98 +290,6 @@ fn random_games_keep_keys_and_spellings() {
 #[test]
 fn random_positions_agree_with_the_model() {
     random_cross_checks(V, Rule::Explorer, 4, 60, 6, 0xE8A1_0002);
-}
-
-/// Random legal positions: both Kings and a few men, either side to move (FENs the engine
-/// refuses, e.g. with the side not to move in check, are skipped).
-fn random_positions(rules: &'static Variant, n: usize, seed: u64) -> Vec<Position> {
-    let mut state = seed | 1;
-    let mut next = move || {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        state
-    };
-    let mut out = Vec::new();
-    while out.len() < n {
-        let mut board = ['.'; 64];
-        let men = 2 + (next() % 7) as usize;
-        let mut pieces = vec!['K', 'k'];
-        for _ in 0..men {
-            pieces.push(b"NBRQPnbrqp"[(next() % 10) as usize] as char);
-        }
-        let mut ok = true;
-        for c in pieces {
-            let mut tries = 0;
-            loop {
-                let sq = (next() % 64) as usize;
-                let rank = sq / 8;
-                if board[sq] == '.' && !(c.eq_ignore_ascii_case(&'P') && (rank == 0 || rank == 7)) {
-                    board[sq] = c;
-                    break;
-                }
-                tries += 1;
-                if tries > 100 {
-                    ok = false;
-                    break;
-                }
-            }
-        }
-        if !ok {
-            continue;
-        }
-        let mut fen = String::new();
-        for r in (0..8).rev() {
-            let mut empty = 0;
-            for f in 0..8 {
-                let c = board[r * 8 + f];
-                if c == '.' {
-                    empty += 1;
-                } else {
-                    if empty > 0 {
-                        fen += &empty.to_string();
-                        empty = 0;
-                    }
-                    fen.push(c);
-                }
-            }
-            if empty > 0 {
-                fen += &empty.to_string();
-            }
-            if r > 0 {
-                fen.push('/');
-            }
-        }
-        fen += if next() % 2 == 0 {
-            " w - - 0 1"
-        } else {
-            " b - - 0 1"
-        };
-        if let Ok(p) = Position::from_fen(rules, &fen) {
-            out.push(p);
-        }
-    }
-    out
-}
-
-/// Whether some pseudo-legal move of the side to move (ordinary or a continuation) takes the
-/// other side's King.
-fn king_capturable(p: &Position) -> bool {
-    let them = p.side_to_move().flip();
-    let Some(k) = p.king_square(them) else {
-        return true;
-    };
-    let mut list = MoveList::new();
-    chimera::movegen::generic::pseudo_moves(p, &mut list);
-    if let Some(mover) = p.mechanics().mover() {
-        mover.generate(p, &mut list);
-    }
-    list.iter().any(|&m| {
-        p.edits_of(m)
-            .as_slice()
-            .iter()
-            .any(|e| e.sq == k && !(e.after.is_some() && e.after.kind() == PieceType::KING))
-    })
 }
 
 #[test]
