@@ -1,5 +1,6 @@
 //! The Modest Proposals movement variants with multi-leg moves (the relocation variants of issue
-//! 11; the continuation and drop variants of issue 12) over both protocols: each is offered in
+//! 11; the continuation and drop variants of issue 12) and with powers that depend on the
+//! position (issue 13) over both protocols: each is offered in
 //! `UCI_Variant` and in XBoard's `variants` feature, XBoard is sent the `setup` line that draws
 //! its start position (with holdings where the variant has them), a multi-leg move or a drop
 //! travels as one comma-separated token both ways, and a leg list that is not a legal move is
@@ -10,7 +11,7 @@ use driver::Engine;
 
 /// Each variant, a position (None: its start) and a legal multi-leg move there (from the rules
 /// files' test vectors).
-const CASES: [(&str, Option<&str>, &str); 21] = [
+const CASES: [(&str, Option<&str>, &str); 26] = [
     ("bump", None, "d1d2,d2c3"),
     ("carom", None, "b1d2,d2b3"),
     ("cascade", None, "d1d2,d2d5"),
@@ -52,16 +53,46 @@ const CASES: [(&str, Option<&str>, &str); 21] = [
         Some("4k3/8/8/8/8/8/1P6/R3K3 w - - 0 1"),
         "a1a2,a2b2",
     ),
+    // issue 13: one-leg moves that orthodox chess does not have
+    ("camouflage", None, "d1e3"),
+    (
+        "coercion",
+        Some("1n5k/2pp4/8/8/8/8/8/1R4K1 w - - 0 1"),
+        "b8c6",
+    ),
+    (
+        "countermove",
+        Some("7k/8/1b6/4p3/3N4/n7/2P5/7K w - - 0 1"),
+        "d4g1",
+    ),
+    (
+        "reflective",
+        Some("4k3/rP6/8/8/8/8/8/4K3 w - - 0 1"),
+        "b7b1",
+    ),
+    (
+        "rolemodel",
+        Some("3qk3/8/8/8/8/8/3N4/4K3 w - - 0 1"),
+        "d2h6",
+    ),
 ];
 
-/// Moves each variant refuses with a clear message, by the issue's list of bad input: a drop
+/// Moves each variant refuses with a clear message, by the issues' lists of bad input: a drop
 /// with nothing held, a slide the variant does not allow, a Wonderland move spelled to its
-/// unmirrored square, and (as a position) holdings in a variant without them.
-const REFUSED: [(&str, Option<&str>, &str); 4] = [
+/// unmirrored square, powers a man does not have in its position, a coerced move of a defended
+/// man, and (as a position) holdings in a variant without them.
+const REFUSED: [(&str, Option<&str>, &str); 8] = [
     ("emissary", None, "d1a4,N@d1"),
     ("summit", None, "e2e4,e4e5"),
     ("valley", None, "d2d4,d4c4"),
     ("wonderland", None, "g1f3"),
+    // issue 13: a power the man does not have there (an unwatched Knight borrowing a slide; a
+    // Bishop leaping from the wrong shade; a Knight on its King's rank, which moves as a King),
+    // and a Coercion move of a defended enemy man
+    ("countermove", None, "g1g3"),
+    ("camouflage", None, "c1d3"),
+    ("rolemodel", None, "b1c3"),
+    ("coercion", None, "b8c6"),
 ];
 
 /// A leg list that is no legal move in any of these positions.
