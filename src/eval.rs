@@ -2,14 +2,22 @@
 //!
 //! Orthodox pieces have fixed values. A fairy piece is valued from its average mobility on the
 //! empty board, interpolated on the curve the orthodox pieces draw (knight, bishop, rook,
-//! queen); its square table rewards squares where it has more moves. Nothing here knows a
-//! variant by name: everything comes from `Rules`.
+//! queen); its square table rewards squares where it has more moves (with every power the
+//! compiled tables hold, such as Camouflage's shade leaps). Powers that depend on the position
+//! come from the mechanics that give them (`Hooks::MOBILITY`): each target square gained or
+//! lost is worth [`MOBILITY_CP`]. Nothing here knows a variant by name: everything comes from
+//! `Rules`.
 
 use crate::geometry::{Bitboard, Color, Square};
 use crate::piece::{PieceType, MAX_PIECE_TYPES};
 use crate::position::Variant;
 use crate::position::{Hooks, Position};
 use crate::variant::Rules;
+
+/// Value of one target square that a mechanic gives a man beyond its own definition: about
+/// what the square tables give a knight or bishop for one more move on the empty board (3 per
+/// move above the average) plus the centralisation that comes with it.
+pub const MOBILITY_CP: i32 = 4;
 
 /// Middle-game / end-game pair of values.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -204,6 +212,17 @@ impl EvalParams {
         total
     }
 
+    /// The mechanics' position-dependent mobility (Hooks::MOBILITY), White's minus Black's, in
+    /// centipawns.
+    #[cold]
+    fn mechanic_mobility(&self, pos: &Position) -> i32 {
+        let mut squares = 0;
+        for m in pos.rules().mechanics.with_hook(Hooks::MOBILITY) {
+            squares += m.mobility(pos, Color::White) - m.mobility(pos, Color::Black);
+        }
+        MOBILITY_CP * squares
+    }
+
     /// Static evaluation from the side to move's point of view, in centipawns.
     pub fn evaluate(&self, pos: &Position) -> i32 {
         let mut mg = 0;
@@ -225,6 +244,11 @@ impl EvalParams {
             let held = self.held_value(pos);
             mg += held;
             eg += held;
+        }
+        if pos.rules().mechanics.uses(Hooks::MOBILITY) {
+            let mobility = self.mechanic_mobility(pos);
+            mg += mobility;
+            eg += mobility;
         }
         let phase = phase.min(self.max_phase);
         let score = (mg * phase + eg * (self.max_phase - phase)) / self.max_phase;

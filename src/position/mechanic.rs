@@ -65,6 +65,10 @@ impl Hooks {
     /// convention), [`Mechanic::held`] for the evaluation. The holdings live in its state
     /// fields, so they are hashed and restored by `unmake` like any state.
     pub const HOLDINGS: Hooks = Hooks(1 << 11);
+    /// Powers that depend on the position (borrowed from the men that watch a man, taken from
+    /// the men on its lines, given by whoever may move it): [`Mechanic::mobility`] for the
+    /// evaluation, which the piece tables alone cannot see.
+    pub const MOBILITY: Hooks = Hooks(1 << 12);
 
     /// Whether every hook of `other` is in `self`.
     #[inline(always)]
@@ -273,6 +277,16 @@ pub trait Mechanic: AsAny + Send + Sync + 'static {
     /// How many men of each type (indexed by `PieceType::index`) `color` holds off the board.
     fn held(&self, _pos: &Position, _color: Color) -> [u8; MAX_PIECE_TYPES] {
         [0; MAX_PIECE_TYPES]
+    }
+
+    // --- evaluation (Hooks::MOBILITY) ---
+
+    /// How many more target squares `color`'s men have in this position than their own piece
+    /// definitions give them (negative where the rules take powers away), counted as the
+    /// mechanic's generator would for that side; the evaluation weighs White's against
+    /// Black's.
+    fn mobility(&self, _pos: &Position, _color: Color) -> i32 {
+        0
     }
 
     /// A key term for state it keeps outside its fields (Hooks::KEY).

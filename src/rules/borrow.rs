@@ -30,6 +30,7 @@
 //! moves already reach are not generated (they are the ordinary move); with `replace`, each
 //! man's quiet targets are one set. So every move is distinct and the leaf count is cheap.
 
+use crate::geometry::attacks::TABLES;
 use crate::geometry::{Bitboard, Color, Square};
 use crate::moves::{Move, MoveList};
 use crate::piece::{Piece, PieceType, MAX_PIECE_TYPES};
@@ -238,8 +239,19 @@ impl Borrow {
             // ruling 2: a borrowed move equal to an own move is that ordinary move
             self.borrowed(pos, s, man, reach) & !Borrow::own_quiet(pos, s, man)
         };
-        if man.kind() == PieceType::PAWN && !self.first_rank {
-            q &= !reach.first;
+        if man.kind() == PieceType::PAWN {
+            if !self.first_rank {
+                q &= !reach.first;
+            }
+            // a pawn's move onto the en-passant square is the capture there (FIDE 3.7.d: the
+            // passed pawn is taken as though it stood on that square), never a quiet twin
+            if let Some(ep) = pos.ep_square() {
+                if man.color() == pos.side_to_move()
+                    && TABLES.pawn[man.color().index()][s.index()].has(ep)
+                {
+                    q &= !ep.bb();
+                }
+            }
         }
         q & rules.region(man.color(), man.kind())
     }
@@ -298,7 +310,30 @@ impl Mechanic for Borrow {
     }
 
     fn hooks(&self) -> Hooks {
-        Hooks::MOVES
+        Hooks::MOVES.with(Hooks::MOBILITY)
+    }
+
+    /// The quiet targets `color`'s watched men gain by borrowing (with `replace`, minus their
+    /// own ones, which they lose). With `add` only the side to move's count: the opponent's
+    /// gains come from men the side to move attacks, which it may take before they are used.
+    fn mobility(&self, pos: &Position, color: Color) -> i32 {
+        if !self.replace && color != pos.side_to_move() {
+            return 0;
+        }
+        let rules = pos.rules();
+        let reach = Borrow::reach(pos, color.flip());
+        let mut squares = 0;
+        for s in pos.pieces(color) & reach.all {
+            let man = pos.piece_at(s);
+            if !self.borrows(rules, man.kind()) {
+                continue;
+            }
+            squares += self.targets(pos, s, man, &reach).count() as i32;
+            if self.replace {
+                squares -= Borrow::own_quiet(pos, s, man).count() as i32;
+            }
+        }
+        squares
     }
 
     fn generate(&self, pos: &Position, list: &mut MoveList) {

@@ -195,7 +195,20 @@ impl Mechanic for Coercion {
     }
 
     fn hooks(&self) -> Hooks {
-        Hooks::MOVES.with(Hooks::ATTACK).with(Hooks::CHECK)
+        Hooks::MOVES
+            .with(Hooks::ATTACK)
+            .with(Hooks::CHECK)
+            .with(Hooks::MOBILITY)
+    }
+
+    /// The coerced routes `color` has: moves of enemy men its own pieces could never make.
+    fn mobility(&self, pos: &Position, color: Color) -> i32 {
+        let men = Men::of(pos);
+        let mut routes = 0;
+        for x in coercible(pos, &men, color) {
+            man_moves(pos, &men, color, x, &mut |_| routes += 1);
+        }
+        routes
     }
 
     fn conflict(&self, other: &dyn Mechanic) -> Option<String> {
@@ -244,11 +257,11 @@ impl Mechanic for Coercion {
             return false;
         }
         let men = Men::of(pos);
-        if !coercible(pos, &men).has(leg.from) {
+        if !coercible(pos, &men, pos.side_to_move()).has(leg.from) {
             return false;
         }
         let mut found = None;
-        man_moves(pos, &men, leg.from, &mut |r| {
+        man_moves(pos, &men, pos.side_to_move(), leg.from, &mut |r| {
             if (r.to(), r.promotion_type()) == (leg.to, leg.promo) {
                 found = Some(r);
             }
@@ -461,10 +474,11 @@ fn legal_on(pos: &Position, men: &Men, king: Option<Square>, m: Move) -> bool {
 #[inline]
 fn each_coerced(pos: &Position, mut out: impl FnMut(Move)) {
     let men = Men::of(pos);
-    for x in coercible(pos, &men) {
+    let us = pos.side_to_move();
+    for x in coercible(pos, &men, us) {
         let mut vanish = [Move::NONE; 16];
         let mut n = 0;
-        man_moves(pos, &men, x, &mut |m| {
+        man_moves(pos, &men, us, x, &mut |m| {
             let victim = pos.piece_at(m.to());
             let ends = m.promotion_type().unwrap_or(pos.piece_at(x).kind());
             if victim.is_some() && victim.kind() == ends {
@@ -491,10 +505,10 @@ fn each_coerced(pos: &Position, mut out: impl FnMut(Move)) {
     }
 }
 
-/// The enemy men the side to move may move: not Kings, undefended (CO-2, CO-3).
+/// The enemy men `us` may move: not Kings, undefended (CO-2, CO-3).
 #[inline]
-fn coercible(pos: &Position, men: &Men) -> Bitboard {
-    let them = pos.side_to_move().flip();
+fn coercible(pos: &Position, men: &Men, us: Color) -> Bitboard {
+    let them = us.flip();
     let victims = pos.pieces(them) & !pos.kind(PieceType::KING);
     let mut out = Bitboard::EMPTY;
     for x in victims {
@@ -505,10 +519,10 @@ fn coercible(pos: &Position, men: &Men) -> Bitboard {
     out
 }
 
-/// Every coerced route of the coercible man on `x`, before routes of equal effect are merged.
+/// Every coerced route `us` has for the coercible man on `x`, before routes of equal effect
+/// are merged.
 #[inline]
-fn man_moves(pos: &Position, men: &Men, x: Square, out: &mut impl FnMut(Move)) {
-    let us = pos.side_to_move();
+fn man_moves(pos: &Position, men: &Men, us: Color, x: Square, out: &mut impl FnMut(Move)) {
     let them = us.flip();
     let occ = pos.occupied();
     let prey = if men.reaches(x, us) {

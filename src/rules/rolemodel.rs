@@ -353,6 +353,17 @@ impl RoleModel {
     }
 }
 
+/// How many squares a man of colour `c` on `a` would reach on `view` moving as type `t`
+/// (empty squares and enemy men).
+fn reach_count(pos: &Position, view: &View, t: PieceType, c: Color, a: Square) -> i32 {
+    let rules = pos.rules();
+    let Some(def) = rules.piece(t) else {
+        return 0;
+    };
+    let (quiet, caps) = def.moves.targets(c, a, view.occ, rules.board);
+    ((quiet & !view.occ) | (caps & view.color[c.flip().index()])).count() as i32
+}
+
 /// The full ranks and files holding a square of `b`.
 #[inline(always)]
 fn lines_of(b: Bitboard) -> Bitboard {
@@ -423,7 +434,28 @@ impl Mechanic for RoleModel {
     }
 
     fn hooks(&self) -> Hooks {
-        Hooks::MOVES.with(Hooks::ATTACK).with(Hooks::CHECK)
+        Hooks::MOVES
+            .with(Hooks::ATTACK)
+            .with(Hooks::CHECK)
+            .with(Hooks::MOBILITY)
+    }
+
+    /// The targets `color`'s movers have by their effective types, minus those their own
+    /// types would give them.
+    fn mobility(&self, pos: &Position, color: Color) -> i32 {
+        let view = View::of(pos);
+        let eff = self.effective(&view);
+        let mut squares = 0;
+        for &t in &self.order {
+            for a in eff[t.index()] & view.color[color.index()] {
+                let own = pos.piece_at(a).kind();
+                if own != t {
+                    squares += reach_count(pos, &view, t, color, a)
+                        - reach_count(pos, &view, own, color, a);
+                }
+            }
+        }
+        squares
     }
 
     fn conflict(&self, other: &dyn Mechanic) -> Option<String> {

@@ -118,6 +118,11 @@ impl M {
                     if t.1 == first && !r.first_rank {
                         continue; // CN-3
                     }
+                    // the en-passant square holds the passed pawn for a pawn that may take it
+                    let fwd = M::fwd(w);
+                    if self.ep == Some(t) && t.1 == s.1 + fwd && (t.0 - s.0).abs() == 1 {
+                        continue;
+                    }
                     self.pawn_to(s, t, &[], out);
                 } else {
                     out.extend(self.step(s, t, &[]));
