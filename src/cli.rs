@@ -174,6 +174,9 @@ fn depth_arg(o: &Options) -> Result<u32, String> {
 }
 
 fn cmd_perft(o: &Options, per_move: bool) -> Result<(), String> {
+    if o.variant == crate::foreignpolicy::NAME {
+        return cmd_perft_fp(o, per_move);
+    }
     let pos = setup(o)?;
     let depth = depth_arg(o)?;
     crate::geometry::attacks::init();
@@ -193,6 +196,49 @@ fn cmd_perft(o: &Options, per_move: bool) -> Result<(), String> {
         total
     } else {
         perft_threads(&pos, depth, o.threads)
+    };
+    let secs = start.elapsed().as_secs_f64();
+    say!("Nodes: {nodes}");
+    say!("Time: {:.3} s", secs);
+    say!("NPS: {:.0}", nodes as f64 / secs.max(1e-9));
+    Ok(())
+}
+
+/// Foreign Policy (three players) has its own position type: `--fen` takes an FP-FEN, and
+/// `--threads` is accepted but the count runs on one thread.
+fn cmd_perft_fp(o: &Options, per_move: bool) -> Result<(), String> {
+    use crate::foreignpolicy::{perft, FpPosition};
+    crate::geometry::attacks::init();
+    let mut pos = match &o.fen {
+        Some(f) => FpPosition::from_fen(f).map_err(|e| format!("bad FP-FEN '{f}': {e}"))?,
+        None => FpPosition::startpos(),
+    };
+    for (i, m) in o.moves.iter().enumerate() {
+        let mv = pos.parse_move(m).map_err(|e| {
+            format!(
+                "--moves, move {} ('{m}') after '{}': {e}",
+                i + 1,
+                pos.to_fen()
+            )
+        })?;
+        pos.make(mv);
+    }
+    let depth = depth_arg(o)?;
+    let start = Instant::now();
+    let nodes = if per_move {
+        let d = perft::divide(&mut pos, depth.max(1));
+        for (m, n) in &d {
+            say!("{m}: {n}");
+        }
+        say!();
+        say!("Moves: {}", d.len());
+        if depth == 0 {
+            1
+        } else {
+            d.iter().map(|x| x.1).sum()
+        }
+    } else {
+        perft::perft(&mut pos, depth)
     };
     let secs = start.elapsed().as_secs_f64();
     say!("Nodes: {nodes}");
