@@ -431,30 +431,51 @@ fn divide_sums_to_perft() {
     assert_eq!(p.to_fen(), START_FEN);
 }
 
+/// The start position with each player to move, and every TF position (before and after its
+/// moves) and the boxed Peacekeeper: the positions of tests/perft/foreignpolicy.epd.
+const CROSS_CHECKED: [&str; 13] = [
+    START_FEN,
+    "nR,nN,nK,nB,nP,3/nP,nP,nP,nP,3,pN/6,pP,pB/6,pP,pK/6,pP,pQ/6,pP,pB/sP,sP,sP,sP,3,pN/sR,sN,sK,sB,sP,3 n snp - 0 1",
+    "nR,nN,nK,nB,nP,3/nP,nP,nP,nP,3,pN/6,pP,pB/6,pP,pK/6,pP,pQ/6,pP,pB/sP,sP,sP,sP,3,pN/sR,sN,sK,sB,sP,3 p snp - 0 1",
+    "nR,nN,nK,nB,nP,3/1,nP,nP,nP,4/nP,7/7,sB/8/8/sP,sP,sP,sP,4/sR,sN,sK,1,sP,3 n sn - 0 2",
+    "nK,7/8/8/8/8/3,nP,4/8/sK,3,sP,2,pK s snp - 0 1",
+    "nK,7/8/8/8/8/3,nP,sP,3/8/sK,6,pK n snp e2 0 1",
+    "nK,7/8/8/8/8/3,nP,1,pP,2/8/sK,3,sP,2,pK s snp - 0 1",
+    "nK,7/8/8/sR,7/1,pP,6/8/8/sK,6,pK p snp - 0 1",
+    "nK,7/8/8/8/8/8/pQ,6,sR/sK,6,pK p snp - 0 1",
+    "pQ,7/8/8/8/8/8/7,sR/sK,6,pK s sp - 0 2",
+    "nK,7/8/8/8/8/8/8/sR,6,pK s snp - 0 1",
+    "nK,7/8/8/8/8/8/8/sK,5,pQ,pK p snp - 0 1",
+    BOXED,
+];
+
+/// Largest leaf count the model is asked for by default (`CHIMERA_FP_MODEL_BUDGET` widens
+/// it; the model copies the position at every node, so it is slow).
+fn model_budget() -> u64 {
+    std::env::var("CHIMERA_FP_MODEL_BUDGET")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(1_000_000)
+}
+
 #[test]
 fn model_agrees_with_the_engine() {
-    let fens = [
-        START_FEN,
-        "nR,nN,nK,nB,nP,3/1,nP,nP,nP,4/nP,7/7,sB/8/8/sP,sP,sP,sP,4/sR,sN,sK,1,sP,3 n sn - 0 2",
-        "nK,7/8/8/8/8/3,nP,4/8/sK,3,sP,2,pK s snp - 0 1",
-        "nK,7/8/8/8/8/3,nP,1,pP,2/8/sK,3,sP,2,pK s snp - 0 1",
-        "nK,7/8/8/sR,7/1,pP,6/8/8/sK,6,pK p snp - 0 1",
-        "nK,7/8/8/8/8/8/pQ,6,sR/sK,6,pK p snp - 0 1",
-        "nK,7/8/8/8/8/8/8/sR,6,pK s snp - 0 1",
-        "nK,7/8/8/8/8/8/8/sK,5,pQ,pK p snp - 0 1",
-        BOXED,
-    ];
-    for (i, fen) in fens.iter().enumerate() {
+    let budget = model_budget();
+    for fen in CROSS_CHECKED {
         let mut p = pos(fen);
         let model = fp_model::Model::from_fen(fen);
-        let max = if i == 0 { 4 } else { 3 };
-        for depth in 1..=max {
+        assert_eq!(p.legal_move_names(), model.move_names(), "{fen}");
+        let mut depth = 1;
+        // depths 1..3 always, deeper while the engine's count stays within the budget
+        while depth <= 3 || (depth <= 8 && perft(&mut p, depth) <= budget) {
             assert_eq!(
                 perft(&mut p, depth),
                 model.perft(depth),
                 "{fen} depth {depth}"
             );
+            depth += 1;
         }
+        eprintln!("model agrees to depth {}: {fen}", depth - 1);
         for depth in 1..=2 {
             let mut engine = Vec::new();
             leaf_fens(&mut p, depth, &mut engine);
@@ -478,5 +499,59 @@ fn leaf_fens(p: &mut FpPosition, depth: u32, out: &mut Vec<String>) {
             leaf_fens(p, depth - 1, out);
         }
         p.unmake();
+    }
+}
+
+/// Runs `chimera` with `args`: (exit success, stdout, stderr).
+fn chimera(args: &[&str]) -> (bool, String, String) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_chimera"))
+        .args(args)
+        .output()
+        .expect("chimera runs");
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into(),
+        String::from_utf8_lossy(&out.stderr).into(),
+    )
+}
+
+#[test]
+fn command_line_perft_divide_and_errors() {
+    let (ok, out, _) = chimera(&["perft", "--variant", "foreignpolicy", "3"]);
+    assert!(ok && out.contains("Nodes: 2790"), "{out}");
+    let (ok, out, _) = chimera(&[
+        "divide",
+        "--variant",
+        "foreignpolicy",
+        "--moves",
+        "d1g4",
+        "a7a6",
+        "g3f3",
+        "2",
+    ]);
+    assert!(
+        ok && out.contains("Moves: 19") && out.contains("g4h5: 15"),
+        "{out}"
+    );
+    let tf4 = "nK,7/8/8/sR,7/1,pP,6/8/8/sK,6,pK p snp - 0 1";
+    let (ok, out, _) = chimera(&["perft", "--variant", "foreignpolicy", "--fen", tf4, "1"]);
+    assert!(ok && out.contains("Nodes: 9"), "{out}");
+    for (args, msg) in [
+        (vec!["--fen", "nK,7/8 s snp - 0 1"], "bad FP-FEN"),
+        (
+            vec!["--fen", tf4, "--moves", "b4a4q"],
+            "may not promote to a queen",
+        ),
+        (vec!["--moves", "e1e4"], "not a legal move of South"),
+        (vec!["--moves", "zz"], "cannot read move"),
+        (vec![], "missing DEPTH"),
+    ] {
+        let mut all = vec!["perft", "--variant", "foreignpolicy"];
+        all.extend(args.iter());
+        if msg != "missing DEPTH" {
+            all.push("1");
+        }
+        let (ok, _, err) = chimera(&all);
+        assert!(!ok && err.contains(msg), "{all:?}: {err}");
     }
 }
