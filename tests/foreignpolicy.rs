@@ -433,7 +433,7 @@ fn divide_sums_to_perft() {
 
 /// The start position with each player to move, and every TF position (before and after its
 /// moves) and the boxed Peacekeeper: the positions of tests/perft/foreignpolicy.epd.
-const CROSS_CHECKED: [&str; 13] = [
+const CROSS_CHECKED: [&str; 14] = [
     START_FEN,
     "nR,nN,nK,nB,nP,3/nP,nP,nP,nP,3,pN/6,pP,pB/6,pP,pK/6,pP,pQ/6,pP,pB/sP,sP,sP,sP,3,pN/sR,sN,sK,sB,sP,3 n snp - 0 1",
     "nR,nN,nK,nB,nP,3/nP,nP,nP,nP,3,pN/6,pP,pB/6,pP,pK/6,pP,pQ/6,pP,pB/sP,sP,sP,sP,3,pN/sR,sN,sK,sB,sP,3 p snp - 0 1",
@@ -447,7 +447,34 @@ const CROSS_CHECKED: [&str; 13] = [
     "nK,7/8/8/8/8/8/8/sR,6,pK s snp - 0 1",
     "nK,7/8/8/8/8/8/8/sK,5,pQ,pK p snp - 0 1",
     BOXED,
+    EP_PROMOTION,
 ];
+
+/// North to move: after a7-a5 the Peacekeeper's b5 pawn takes e.p. on a6, its promotion row.
+const EP_PROMOTION: &str = "nK,7/nP,7/8/1,pP,6/8/8/8/sK,6,pK n snp - 0 1";
+
+#[test]
+fn en_passant_onto_the_a_file_promotes() {
+    let mut p = pos(EP_PROMOTION);
+    play(&mut p, "a7-a5");
+    assert_eq!(p.ep_square().map(|s| s.to_string()), Some("a6".into()));
+    let names = p.legal_move_names();
+    for m in ["b5a6r", "b5a6b", "b5a6n"] {
+        assert!(names.contains(&m.to_string()), "{names:?}");
+    }
+    assert!(!names.contains(&"b5a6".to_string()));
+    assert!(matches!(
+        p.parse_move("b5a6q"),
+        Err(MoveError::PeacekeeperQueen(_))
+    ));
+    let key = p.key();
+    let fen = p.to_fen();
+    play(&mut p, "b5a6n");
+    assert_eq!(p.to_fen(), "nK,7/8/pN,7/8/8/8/8/sK,6,pK s snp - 0 2");
+    assert_eq!(p.key(), p.compute_key());
+    p.unmake();
+    assert_eq!((p.to_fen(), p.key()), (fen, key));
+}
 
 /// Largest leaf count the model is asked for by default (`CHIMERA_FP_MODEL_BUDGET` widens
 /// it; the model copies the position at every node, so it is slow).

@@ -51,6 +51,22 @@ fn push_pawn_move(list: &mut MoveList, me: Player, from: Square, to: Square) {
     }
 }
 
+/// An e.p. capture, promoting when it lands on the promotion row: a Peacekeeper pawn on the
+/// b-file taking North's a7-a5 on a6 reaches the a-file (FP-5 with FP-6). The promotion
+/// piece is stored in the e.p. move as in a normal promotion (same bits; `promotion` with
+/// the same squares only adds them).
+#[inline(always)]
+fn push_en_passant(list: &mut MoveList, me: Player, from: Square, to: Square) {
+    let ep = Move::en_passant(from, to);
+    if me.promotion_row().has(to) {
+        for &t in me.promotions() {
+            list.push(Move(ep.0 | Move::promotion(from, to, t).0));
+        }
+    } else {
+        list.push(ep);
+    }
+}
+
 impl FpPosition {
     /// The moves of the player to move: every pseudo-legal move (FP-8), or the pass alone when
     /// there is none (FP-10); nothing once the game is over.
@@ -120,7 +136,7 @@ impl FpPosition {
                 push_pawn_move(list, me, from, to);
             }
             if let Some(ep) = self.ep.filter(|ep| caps.has(*ep)) {
-                list.push(Move::en_passant(from, ep));
+                push_en_passant(list, me, from, ep);
             }
         }
     }
