@@ -42,7 +42,9 @@ subcommands:
 common options:
   --variants FILE      load a user variants.ini on top of the built-in one
 
---moves takes the following arguments up to the next option or a plain number (DEPTH).";
+--moves takes the following arguments up to the next option or a plain number (DEPTH).
+perft and divide with --variant foreignpolicy (three players) take an FP-FEN and coordinate
+moves (docs/variants/foreignpolicy.md).";
 
 /// Parsed common options.
 struct Options {

@@ -582,3 +582,29 @@ fn command_line_perft_divide_and_errors() {
         assert!(!ok && err.contains(msg), "{all:?}: {err}");
     }
 }
+
+#[test]
+fn text_board_shows_owner_and_piece() {
+    let text = FpPosition::startpos().board_text();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines[0], "8  nR nN nK nB nP .. .. ..");
+    assert_eq!(lines[7], "1  sR sN sK sB sP .. .. ..");
+    assert_eq!(lines[8], "   a  b  c  d  e  f  g  h");
+    assert_eq!(lines[9], "to move: South  alive: South North Peacekeeper");
+    assert_eq!(lines[10], format!("FP-FEN: {START_FEN}"));
+}
+
+#[test]
+fn a_copy_plays_on_independently() {
+    let mut p = FpPosition::startpos();
+    play(&mut p, "e1e3 e8e6");
+    let mut q = p.clone();
+    play(&mut q, "g3f3");
+    assert_eq!(p.side_to_move(), Player::Peacekeeper);
+    assert_eq!(q.side_to_move(), Player::South);
+    q.unmake();
+    q.unmake();
+    assert_eq!(q.plies(), 1);
+    assert_eq!(q.key(), q.compute_key());
+    assert_eq!(p.plies(), 2);
+}

@@ -66,7 +66,7 @@ impl FpPosition {
             }
             out.push('\n');
         }
-        out.push_str("    a  b  c  d  e  f  g  h\n");
+        out.push_str("   a  b  c  d  e  f  g  h\n");
         out.push_str(&format!(
             "to move: {}  alive: {}\nFP-FEN: {}\n",
             self.to_move.name(),

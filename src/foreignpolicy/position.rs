@@ -45,7 +45,6 @@ struct Undo {
 }
 
 /// A Foreign Policy Chess position with its history since set-up.
-#[derive(Clone)]
 pub struct FpPosition {
     pub(super) by_player: [Bitboard; 3],
     pub(super) by_type: [Bitboard; 6],
@@ -59,6 +58,28 @@ pub struct FpPosition {
     /// The result, once a king capture has decided the game (FP-9).
     pub(super) end: Option<Results>,
     history: Vec<Undo>,
+}
+
+impl Clone for FpPosition {
+    /// A copy with the undo stack's spare capacity kept (a derived clone would trim it, and
+    /// the copy's first moves, a search thread's, would then allocate).
+    fn clone(&self) -> FpPosition {
+        let mut history = Vec::with_capacity(UNDO_CAPACITY.max(self.history.len() * 2));
+        history.extend_from_slice(&self.history);
+        FpPosition {
+            by_player: self.by_player,
+            by_type: self.by_type,
+            board: self.board,
+            to_move: self.to_move,
+            alive: self.alive,
+            ep: self.ep,
+            halfmove: self.halfmove,
+            round: self.round,
+            key: self.key,
+            end: self.end,
+            history,
+        }
+    }
 }
 
 impl FpPosition {
