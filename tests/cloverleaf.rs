@@ -364,3 +364,59 @@ fn perft_suites_agree_with_the_model_deep() {
     let n = suite_agrees(CL, budget) + suite_agrees(RO, budget);
     println!("{n} counts compared");
 }
+
+/// The error of loading `text` on top of the built-in variants, as displayed.
+fn load_error(text: &str) -> String {
+    let mut set = builtin_variants();
+    match set.load_str("user.ini", text) {
+        Ok(names) => panic!("accepted {names:?}"),
+        Err(e) => e.to_string(),
+    }
+}
+
+#[test]
+fn bad_keys_are_refused_with_file_line_and_key() {
+    let e = load_error("[a:chess]\nspecialMoves = cloverleaf\ncloverleafRotation = left\n");
+    assert!(e.starts_with("user.ini:3: key 'cloverleafRotation'"), "{e}");
+    assert!(e.contains("ccw or cw"), "{e}");
+    let e = load_error("[a:chess]\ncloverleafRotation = cw\n");
+    assert!(
+        e.contains("key 'cloverleafRotation'") && e.contains("specialMoves = cloverleaf"),
+        "{e}"
+    );
+    let e = load_error("[a:chess]\ncastlingKingSteps = 0\n");
+    assert!(e.starts_with("user.ini:2: key 'castlingKingSteps'"), "{e}");
+    let e = load_error("[a:chess]\ncastlingKingSteps = 8\n");
+    assert!(e.contains("key 'castlingKingSteps'"), "{e}");
+    let e = load_error("[a:chess]\ncastling = false\ncastlingKingSteps = 2\n");
+    assert!(e.contains("key 'castlingKingSteps'"), "{e}");
+    let e = load_error(
+        "[a:chess]\nmaxFile = 7\nstartFen = rnbkqbr/ppppppp/7/7/7/7/PPPPPPP/RNBQKBR w - - 0 1\n\
+         castling = false\nspecialMoves = cloverleaf\n",
+    );
+    assert!(e.contains("key 'specialMoves'") && e.contains("8x8"), "{e}");
+}
+
+#[test]
+fn castling_king_steps_is_general_data() {
+    // on orthodox chess, two steps from e1 are the usual castlings; three steps from d1 put
+    // the King on g1 (Rook f1) and a1 (Rook b1)
+    let mut set = builtin_variants();
+    set.load_str(
+        "user.ini",
+        "[two:chess]\ncastlingKingSteps = 2\n\n[three:chess]\ncastlingKingSteps = 3\n",
+    )
+    .expect("loads");
+    let two = set.get("two").expect("two");
+    let fen = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1";
+    let mut p = Position::from_fen(two, fen).expect("FEN");
+    let mut q = pos("chess", fen);
+    assert_eq!(move_strings(&mut p), move_strings(&mut q));
+    let three = set.get("three").expect("three");
+    let mut p = Position::from_fen(three, "4k3/8/8/8/8/8/8/R2K3R w KQ - 0 1").expect("FEN");
+    let moves = move_strings(&mut p);
+    assert!(moves.contains(&"d1g1".to_string()) && moves.contains(&"d1a1".to_string()));
+    let m = parse_move(&mut p, "d1g1").expect("castles");
+    p.make(m);
+    assert_eq!(fen4(&p.fen()), "4k3/8/8/8/8/8/8/R4RK1 b - -");
+}
