@@ -251,11 +251,13 @@ pub fn king_reach(s: Square) -> Bitboard {
 #[inline]
 pub fn orth_reach(from: Square, occ: Bitboard) -> Bitboard {
     let occ = occ.without(from);
-    let mut reach = rook_attacks(from, occ);
+    let straight = rook_attacks(from, occ);
+    let mut reach = straight;
     if LINK_LINES.has(from) {
         for (i, l) in LINKS.iter().enumerate() {
-            // the slide reaches the edge empty (or starts on it) and steps past it
-            if FEEDERS[i].has(from) && (from == l.edge || (reach.has(l.edge) && !occ.has(l.edge))) {
+            // the straight slide reaches the edge empty (or starts on it) and steps past it
+            let edge_open = straight.has(l.edge) && !occ.has(l.edge);
+            if FEEDERS[i].has(from) && (from == l.edge || edge_open) {
                 reach |= l.entry.bb();
                 if !occ.has(l.entry) {
                     reach |= rook_attacks(l.entry, occ) & BEYOND[i];
