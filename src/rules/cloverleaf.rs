@@ -444,7 +444,32 @@ impl Mechanic for Cloverleaf {
     }
 
     fn hooks(&self) -> Hooks {
-        Hooks::MOVES.with(Hooks::ATTACK).with(Hooks::CHECK)
+        Hooks::MOVES
+            .with(Hooks::ATTACK)
+            .with(Hooks::CHECK)
+            .with(Hooks::MOBILITY)
+    }
+
+    /// The destinations `color`'s Bishops, Rooks, Queens and King have through the links and
+    /// the centre ring, minus those the orthodox lines would give them (the centre also cuts
+    /// diagonals short).
+    fn mobility(&self, pos: &Position, color: Color) -> i32 {
+        let occ = pos.occupied();
+        let free = !pos.pieces(color);
+        let mut squares = 0;
+        for t in TOPOLOGY_TYPES {
+            for from in pos.pieces_of(color, t) {
+                let here = self.reach(t, from, occ) & free & !from.bb();
+                let orthodox = match t {
+                    PieceType::KING => TABLES.king[from.index()],
+                    PieceType::ROOK => rook_attacks(from, occ),
+                    PieceType::BISHOP => bishop_attacks(from, occ),
+                    _ => rook_attacks(from, occ) | bishop_attacks(from, occ),
+                } & free;
+                squares += here.count() as i32 - orthodox.count() as i32;
+            }
+        }
+        squares
     }
 
     fn conflict(&self, other: &dyn Mechanic) -> Option<String> {
