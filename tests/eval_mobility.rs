@@ -1,10 +1,10 @@
 //! The evaluation sees the powers that depend on the position (`Hooks::MOBILITY`): in
-//! Countermove, Reflective, Role-Model and Coercion, the evaluation of a position differs from
-//! orthodox chess's (same men, same tables) by exactly `MOBILITY_CP` per pseudo-legal move that
-//! the variant's rules give White beyond chess, minus Black's. The moves are counted by the
-//! generators (not by the mobility hooks), so a hook that miscounts, ignores a colour or has
-//! the wrong sign fails. Camouflage's shade powers are in its compiled tables, so its square
-//! tables differ from chess's by shade.
+//! Countermove, Reflective, Role-Model, Coercion, Cloverleaf and Rotary, the evaluation of a
+//! position differs from orthodox chess's (same men, same tables) by exactly `MOBILITY_CP` per
+//! pseudo-legal move that the variant's rules give White beyond chess, minus Black's. The moves
+//! are counted by the generators (not by the mobility hooks), so a hook that miscounts, ignores
+//! a colour or has the wrong sign fails. Camouflage's shade powers are in its compiled tables,
+//! so its square tables differ from chess's by shade.
 
 use chimera::eval::{EvalParams, MOBILITY_CP};
 use chimera::movegen::generic::pseudo_moves;
@@ -145,4 +145,15 @@ fn camouflage_square_tables_follow_shades() {
     // a Knight on d4 (dark) and on e4 (light): mirror squares of each other
     assert_eq!(on("chess", "3N4"), on("chess", "4N3"));
     assert_ne!(on("camouflage", "3N4"), on("camouflage", "4N3"));
+}
+
+#[test]
+fn cloverleaf_values_links_and_the_centre() {
+    // CL-T3: the Rook on f5 reaches 28 squares through the links, 14 in chess
+    let (w, b) = assert_mobility_term("cloverleaf", "k7/8/8/5R2/8/8/8/7K w - - 0 1");
+    assert_eq!((w, b), (14, 0));
+    // CL-T2 in Rotary: the Bishop on e3 rotates through the centre; the Black King on h4
+    // has its ordinary moves
+    let (w, _) = assert_mobility_term("rotary", "8/8/8/8/K6k/4B3/8/8 w - - 0 1");
+    assert!(w > 0, "White gains {w}");
 }

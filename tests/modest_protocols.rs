@@ -11,7 +11,7 @@ use driver::Engine;
 
 /// Each variant, a position (None: its start) and a legal multi-leg move there (from the rules
 /// files' test vectors).
-const CASES: [(&str, Option<&str>, &str); 26] = [
+const CASES: [(&str, Option<&str>, &str); 29] = [
     ("bump", None, "d1d2,d2c3"),
     ("carom", None, "b1d2,d2b3"),
     ("cascade", None, "d1d2,d2d5"),
@@ -75,13 +75,22 @@ const CASES: [(&str, Option<&str>, &str); 26] = [
         Some("3qk3/8/8/8/8/8/3N4/4K3 w - - 0 1"),
         "d2h6",
     ),
+    // through a link (f8 to h6), Black's castling from d8, a clockwise rotation
+    ("cloverleaf", Some("k7/8/8/5R2/8/8/8/7K w - - 0 1"), "f5a6"),
+    (
+        "cloverleaf",
+        Some("r2k3r/pppppppp/8/8/8/8/8/4K3 b kq - 0 1"),
+        "d8f8",
+    ),
+    ("rotary", Some("8/8/8/8/K3P2k/4B3/8/8 w - - 0 1"), "e3a8"),
 ];
 
 /// Moves each variant refuses with a clear message, by the issues' lists of bad input: a drop
 /// with nothing held, a slide the variant does not allow, a Wonderland move spelled to its
 /// unmirrored square, powers a man does not have in its position, a coerced move of a defended
-/// man, and (as a position) holdings in a variant without them.
-const REFUSED: [(&str, Option<&str>, &str); 8] = [
+/// man, a Cloverleaf move through two joined corners, and (as a position) holdings in a variant
+/// without them.
+const REFUSED: [(&str, Option<&str>, &str); 10] = [
     ("emissary", None, "d1a4,N@d1"),
     ("summit", None, "e2e4,e4e5"),
     ("valley", None, "d2d4,d4c4"),
@@ -93,6 +102,13 @@ const REFUSED: [(&str, Option<&str>, &str); 8] = [
     ("camouflage", None, "c1d3"),
     ("rolemodel", None, "b1c3"),
     ("coercion", None, "b8c6"),
+    // a Rook path through two links (f8-h6, then a6-c8), and Rotary's rotation in Cloverleaf
+    ("cloverleaf", Some("k7/8/8/5R2/8/8/8/7K w - - 0 1"), "f5c7"),
+    (
+        "cloverleaf",
+        Some("8/8/8/8/K3P2k/4B3/8/8 w - - 0 1"),
+        "e3a8",
+    ),
 ];
 
 /// A leg list that is no legal move in any of these positions.

@@ -427,44 +427,23 @@ fn castling_moves(pos: &Position, list: &mut MoveList) {
         if rights >> side & 1 == 0 {
             continue;
         }
-        let Some(rook) = pos.castle_rook(2 * us.index() + side) else {
+        // the geometry fixed at set-up (destinations on the board and in their regions)
+        let Some(path) = pos.castle_path(2 * us.index() + side) else {
             continue;
         };
-        let (kf, rf) = if side == 0 {
-            (
-                rules.castling_kingside_file,
-                rules.castling_kingside_file - 1,
-            )
-        } else {
-            (
-                rules.castling_queenside_file,
-                rules.castling_queenside_file + 1,
-            )
-        };
-        let (Some(kto), Some(rto)) = (
-            Square::from_coords(kf, king.rank()),
-            Square::from_coords(rf, king.rank()),
-        ) else {
-            continue;
-        };
-        if !rules.region(us, PieceType::KING).has(kto)
-            || !rules.region(us, rules.castling_rook).has(rto)
-        {
-            continue;
-        }
-        let must_be_empty = (between(king, kto) | kto.bb() | between(rook, rto) | rto.bb())
-            & !king.bb()
-            & !rook.bb();
-        if (must_be_empty & pos.occupied()).any() {
+        if (path.clear & pos.occupied()).any() {
             continue;
         }
         if rules.castling_checks
-            && between(king, kto)
+            && path
+                .king_path
                 .iter()
                 .any(|s| castle_attacked(pos, s, us.flip()))
         {
             continue;
         }
+        let m = path.mv;
+        let (kto, rook, rto) = (m.to(), m.rook_from(), m.rook_to());
         // where kings are captured the move is not tested afterwards: test the destination
         if rules.castling_checks && !rules.checking {
             let occ = (pos.occupied() ^ king.bb() ^ rook.bb()) | kto.bb() | rto.bb();
@@ -472,7 +451,7 @@ fn castling_moves(pos: &Position, list: &mut MoveList) {
                 continue;
             }
         }
-        list.push(Move::castling(king, kto, rook, rto));
+        list.push(m);
     }
 }
 

@@ -100,7 +100,12 @@ fn castle_path(
     kingside: bool,
 ) -> Option<super::CastlePath> {
     use crate::geometry::attacks::between;
-    let (kf, rf) = if kingside {
+    let (kf, rf) = if rules.castling_king_steps != 0 {
+        // FIDE's transfer rule: the king goes toward the rook, the rook to the square crossed
+        let dir = if kingside { 1 } else { -1 };
+        let kf = king.file() + dir * rules.castling_king_steps;
+        (kf, kf - dir)
+    } else if kingside {
         (
             rules.castling_kingside_file,
             rules.castling_kingside_file - 1,

@@ -11,6 +11,7 @@ pub mod carom;
 pub mod cascade;
 pub mod castlemania;
 pub mod catalog;
+pub mod cloverleaf;
 pub mod coercion;
 pub mod dead_material;
 pub mod detente;
@@ -61,6 +62,7 @@ pub static MECHANICS: &[MechanicSpec] = &[
     wonderland::SPEC,
     rolemodel::SPEC,
     borrow::SPEC,
+    cloverleaf::SPEC,
     coercion::SPEC,
     spy::SPEC,
     facing::SPEC,

@@ -16,8 +16,9 @@
 //! asks the variant's mechanics through the position.
 
 use crate::eval::EvalParams;
+use crate::geometry::Color;
 use crate::movegen::generic::is_capture;
-use crate::movegen::{in_check, legal_moves, orthodox};
+use crate::movegen::{in_check, legal_moves, move_to_string, orthodox};
 use crate::moves::{Move, MoveKind, MoveList};
 use crate::piece::{Piece, PieceType};
 use crate::position::{Hooks, Position, Variant};
@@ -61,9 +62,13 @@ pub fn zero_sum_outcome(mover: Player, value: GameValue) -> Outcomes {
 }
 
 /// A game the search can play.
-pub trait Game: Clone + Send {
-    /// The position as the engine knows it (for notation and reporting).
-    fn position(&self) -> &Position;
+pub trait Game: Clone + Send + Sync {
+    /// The notation of `m`, a legal move here (for reports).
+    fn move_text(&self, m: Move) -> String;
+
+    /// The colour whose clock runs while the next ply is chosen (the chooser's; a game of
+    /// more players than UCI's two clocks reports its player to move's time as White's).
+    fn clock(&self) -> Color;
 
     /// Zobrist key of the whole state.
     fn key(&self) -> u64;
@@ -188,9 +193,11 @@ impl OrthodoxGame {
 }
 
 impl Game for OrthodoxGame {
-    #[inline(always)]
-    fn position(&self) -> &Position {
-        &self.0
+    fn move_text(&self, m: Move) -> String {
+        move_to_string(&self.0, m).to_string()
+    }
+    fn clock(&self) -> Color {
+        self.0.chooser()
     }
     #[inline(always)]
     fn key(&self) -> u64 {
@@ -326,9 +333,11 @@ impl VariantGame {
 }
 
 impl Game for VariantGame {
-    #[inline(always)]
-    fn position(&self) -> &Position {
-        &self.pos
+    fn move_text(&self, m: Move) -> String {
+        move_to_string(&self.pos, m).to_string()
+    }
+    fn clock(&self) -> Color {
+        self.pos.chooser()
     }
     #[inline(always)]
     fn key(&self) -> u64 {
@@ -450,7 +459,7 @@ mod tests {
                 let mut sb: Vec<u32> = b.iter().map(|m| m.0).collect();
                 sa.sort_unstable();
                 sb.sort_unstable();
-                assert_eq!(sa, sb, "{}", fast.position().fen());
+                assert_eq!(sa, sb, "{}", fast.0.fen());
                 assert_eq!(fast.key(), general.key());
                 assert_eq!(fast.decider(), general.decider());
                 assert_eq!(fast.in_check(), general.in_check());

@@ -16,7 +16,6 @@ use super::{
     MATE, MATE_BOUND, MAX_PLY,
 };
 use crate::eval::EvalParams;
-use crate::movegen::{legal_moves, move_to_string};
 use crate::moves::{Move, MoveList};
 use crate::position::Position;
 use crate::tt::TranspositionTable;
@@ -98,16 +97,18 @@ pub fn search(
 ) -> SearchResult {
     // orthodox chess gets a worker of its own, with no mechanic in its node loop
     if OrthodoxGame::fits(root.rules()) {
-        search_game(root, OrthodoxGame::new, limits, options, ctx, reporter)
+        let game = OrthodoxGame::new(root.clone());
+        search_game(&game, limits, options, ctx, reporter)
     } else {
-        search_game(root, VariantGame::new, limits, options, ctx, reporter)
+        let game = VariantGame::new(root.clone());
+        search_game(&game, limits, options, ctx, reporter)
     }
 }
 
-/// [`search`] with every thread searching `game(root)`.
-fn search_game<G: Game>(
-    root: &Position,
-    game: fn(Position) -> G,
+/// Runs a search of any [`Game`] (every thread searching its own copy of `root`) to
+/// completion, or until `stop` is set, and returns its result.
+pub fn search_game<G: Game>(
+    root: &G,
     limits: &SearchLimits,
     options: &SearchOptions,
     ctx: &SearchContext,
@@ -119,9 +120,8 @@ fn search_game<G: Game>(
         stop,
         pondering,
     } = *ctx;
-    let mut pos = root.clone();
     let mut list = MoveList::new();
-    legal_moves(&mut pos, &mut list);
+    root.clone().legal_moves(&mut list);
     let mut root_list: Vec<Move> = list.iter().copied().collect();
     if !limits.searchmoves.is_empty() {
         root_list.retain(|m| limits.searchmoves.contains(m));
@@ -138,7 +138,7 @@ fn search_game<G: Game>(
     }
     tt.new_search();
     // the clock that runs is the chooser's (the 007 family: not always the colour to move)
-    let tm = TimeManager::new(limits, root.chooser(), options.move_overhead);
+    let tm = TimeManager::new(limits, root.clock(), options.move_overhead);
     let hard = tm.hard_limit().map(|h| std::time::Instant::now() + h);
     // with one thread nobody else is searching: no table, and the search stays deterministic
     let busy = (options.threads > 1).then(BusyTable::new);
@@ -167,7 +167,7 @@ fn search_game<G: Game>(
                 .name(format!("search-{id}"))
                 .stack_size(64 << 20);
             let handle = builder.spawn_scoped(scope, move || {
-                let mut w = Worker::new(id, game(root.clone()), root_list, shared, eval);
+                let mut w = Worker::new(id, root.clone(), root_list, shared, eval);
                 iterate(
                     &mut w,
                     max_depth,
@@ -249,7 +249,7 @@ fn iterate<G: Game>(
     limits: &SearchLimits,
     options: &SearchOptions,
     reporter: &dyn Reporter,
-    root: &Position,
+    root: &G,
 ) -> ThreadOutcome {
     let main = w.id == 0;
     let mut completed = 0u32;
@@ -274,7 +274,7 @@ fn iterate<G: Game>(
             loop {
                 let mut on_move = |m: Move, n: usize| {
                     if main && tm.elapsed_ms() > CURRMOVE_AFTER_MS {
-                        reporter.currmove(move_to_string(root, m).as_str(), n, depth as u32);
+                        reporter.currmove(&root.move_text(m), n, depth as u32);
                     }
                 };
                 let score = w.search_root(depth, alpha, beta, pv_idx, &mut on_move);
@@ -383,7 +383,7 @@ fn report<G: Game>(
     bound: ScoreBound,
     tm: &TimeManager,
     reporter: &dyn Reporter,
-    root: &Position,
+    root: &G,
     options: &SearchOptions,
 ) {
     let line = Line {
@@ -407,11 +407,11 @@ struct Line<'a> {
     hashfull: usize,
 }
 
-fn report_line(
+fn report_line<G: Game>(
     line: &Line,
     tm: &TimeManager,
     reporter: &dyn Reporter,
-    root: &Position,
+    root: &G,
     options: &SearchOptions,
 ) {
     let Line {
@@ -423,11 +423,11 @@ fn report_line(
         hashfull,
     } = *line;
     let ms = tm.elapsed_ms();
-    let mut pos = root.clone();
+    let mut game = root.clone();
     let mut pv = Vec::new();
     for &m in &rm.pv {
-        pv.push(move_to_string(&pos, m).to_string());
-        pos.make(m);
+        pv.push(game.move_text(m));
+        game.make(m);
     }
     let score = ReportedScore::from_internal(rm.score);
     reporter.info(&SearchInfo {

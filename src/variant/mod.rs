@@ -124,6 +124,10 @@ pub struct Rules {
     pub castling_kingside_file: i8,
     /// King's destination file for queenside castling.
     pub castling_queenside_file: i8,
+    /// When non-zero, castling moves the king this many squares toward its rook, and the rook
+    /// lands on the square beside the king's destination that the king crossed (FIDE's
+    /// transfer rule from any king file: Cloverleaf's Kd8); zero: the fixed files above.
+    pub castling_king_steps: i8,
     /// Piece type that castles with the king.
     pub castling_rook: PieceType,
     /// Whether the royal piece may not be left attacked (false: king capture decides).

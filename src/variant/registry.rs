@@ -51,6 +51,7 @@ const PLAIN_KEYS: &[&str] = &[
     "castling",
     "castlingKingsideFile",
     "castlingQueensideFile",
+    "castlingKingSteps",
     "castlingRookPieces",
     "checking",
     "flyingGeneral",
@@ -445,6 +446,7 @@ pub fn compile(ctx: &Section, mechanic_keys: &[&str]) -> Result<Rules, IniError>
         castling: false,
         castling_kingside_file: 6,
         castling_queenside_file: 2,
+        castling_king_steps: 0,
         castling_rook: PieceType::ROOK,
         checking: true,
         royal: has_king.then_some(PieceType::KING),
@@ -868,6 +870,8 @@ fn castling_rules(ctx: &Section, rules: &mut Rules) -> Result<(), IniError> {
     rules.castling = castling && has_king;
     rules.castling_kingside_file = ctx.file_index("castlingKingsideFile", 6, rules.shape)?;
     rules.castling_queenside_file = ctx.file_index("castlingQueensideFile", 2, rules.shape)?;
+    let max_steps = rules.shape.files as u32 - 1;
+    rules.castling_king_steps = ctx.number("castlingKingSteps", 0, 1, max_steps)? as i8;
     let rook_types = piece_list(ctx, &rules.pieces, "castlingRookPieces", "r")?;
     rules.castling_rook = rook_types.first().copied().unwrap_or(PieceType::ROOK);
     if rules.castling {
@@ -875,6 +879,7 @@ fn castling_rules(ctx: &Section, rules: &mut Rules) -> Result<(), IniError> {
     } else if let Some(k) = [
         "castlingKingsideFile",
         "castlingQueensideFile",
+        "castlingKingSteps",
         "castlingRookPieces",
     ]
     .into_iter()
@@ -1157,6 +1162,7 @@ fn orthodox_data(r: &Rules, any_castling: bool) -> bool {
         castling,
         castling_kingside_file,
         castling_queenside_file,
+        castling_king_steps,
         castling_rook,
         checking,
         flying_general,
@@ -1199,6 +1205,7 @@ fn orthodox_data(r: &Rules, any_castling: bool) -> bool {
             *castling
                 && *castling_kingside_file == 6
                 && *castling_queenside_file == 2
+                && *castling_king_steps == 0
                 && *castling_rook == PieceType::ROOK
         }
         && *checking

@@ -11,6 +11,7 @@
 mod camouflage;
 mod cascade;
 mod castlemania;
+mod cloverleaf;
 mod coercion;
 mod explorer;
 pub mod relocate;
@@ -117,6 +118,9 @@ pub enum Rule {
     Borrow(borrow::Reading),
     /// Coercion (tests/common/coercion.rs): moves of undefended enemy men, CO-4 check.
     Coercion,
+    /// Cloverleaf (`false`) and Rotary (`true`: clockwise rotation), tests/common/cloverleaf.rs:
+    /// links and the centre for B, R, Q, K moves and attacks, Black's King d8 (CL-7).
+    Cloverleaf(bool),
 }
 
 /// `board[rank][file]`: `'.'` empty, upper case White, lower case Black.
@@ -172,6 +176,9 @@ pub struct M {
     pub rolemodel: bool,
     /// Coercion: coerced moves and the CO-4 check relation (tests/common/coercion.rs).
     pub coercion: bool,
+    /// Cloverleaf: `Some(clockwise)`; B, R, Q, K reach along its topology, Black's King
+    /// castles from d8 (tests/common/cloverleaf.rs).
+    pub cloverleaf: Option<bool>,
 }
 
 type Sq = (i8, i8); // (file, rank)
@@ -287,6 +294,7 @@ impl M {
             camouflage: false,
             rolemodel: false,
             coercion: false,
+            cloverleaf: None,
         }
     }
 
@@ -371,6 +379,11 @@ impl M {
     /// Squares a man of kind `k` (upper case) and colour `white` on `s` could capture on if an
     /// enemy stood there: the standard chess reach (0.2 "reach").
     fn reach(&self, k: char, white: bool, s: Sq) -> Vec<Sq> {
+        if let Some(cw) = self.cloverleaf {
+            if let Some(v) = self.cloverleaf_reach(k, s, cw) {
+                return v;
+            }
+        }
         let k = if self.rolemodel {
             self.role_model(k, s)
         } else {
@@ -548,6 +561,8 @@ impl M {
         for (i, corner) in corners.iter().enumerate() {
             let king = if i < 2 {
                 (self.king_file, 0)
+            } else if self.cloverleaf.is_some() {
+                (3, 7) // CL-1: Black's King d8
             } else {
                 (self.king_file, 7)
             };
@@ -967,6 +982,10 @@ impl M {
         me.camouflage = rule == Rule::Camouflage;
         me.rolemodel = rule == Rule::RoleModel;
         me.coercion = rule == Rule::Coercion;
+        me.cloverleaf = match rule {
+            Rule::Cloverleaf(cw) => Some(cw),
+            _ => None,
+        };
         if me.no_castling {
             me.rights = [false; 4];
         }
@@ -1002,6 +1021,7 @@ impl M {
             Rule::Camouflage => me.camouflage_moves(&mut v),
             Rule::Borrow(r) => me.borrowed(r, &mut v),
             Rule::Coercion => me.coercion_moves(&mut v),
+            Rule::Cloverleaf(_) => me.cloverleaf_castling(&mut v),
             _ => {}
         }
         match rule {
