@@ -24,6 +24,7 @@
 //! unmake, queries), [`fen`] (FP-FEN), [`movegen`] (moves, attacks), [`notation`],
 //! [`outcome`] (FP-9, FP-11, FP-12), [`perft`].
 
+pub mod eval;
 pub mod fen;
 pub mod movegen;
 pub mod notation;
