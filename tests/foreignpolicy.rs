@@ -561,6 +561,11 @@ fn command_line_perft_divide_and_errors() {
         "{out}"
     );
     let tf4 = "nK,7/8/8/sR,7/1,pP,6/8/8/sK,6,pK p snp - 0 1";
+    let (ok, out, _) = chimera(&["moves", "--variant", "foreignpolicy", "--fen", tf4]);
+    assert!(
+        ok && out.starts_with("b4a4b b4a4n b4a4r b4a5b") && out.contains("Moves: 9"),
+        "{out}"
+    );
     let (ok, out, _) = chimera(&["perft", "--variant", "foreignpolicy", "--fen", tf4, "1"]);
     assert!(ok && out.contains("Nodes: 9"), "{out}");
     for (args, msg) in [
