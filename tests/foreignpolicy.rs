@@ -612,4 +612,11 @@ fn a_copy_plays_on_independently() {
     assert_eq!(q.plies(), 1);
     assert_eq!(q.key(), q.compute_key());
     assert_eq!(p.plies(), 2);
+    // unmake at the set-up position changes nothing
+    let mut s = FpPosition::startpos();
+    s.unmake();
+    assert_eq!(
+        (s.to_fen(), s.key()),
+        (START_FEN.to_string(), s.compute_key())
+    );
 }
