@@ -620,3 +620,45 @@ fn a_copy_plays_on_independently() {
         (START_FEN.to_string(), s.compute_key())
     );
 }
+
+#[test]
+fn garbled_fens_and_moves_never_panic() {
+    chimera::geometry::attacks::init();
+    let mut rng = Rng(0xBAD_1A9E7);
+    let alphabet: Vec<char> = "snpKQRBNPx0123456789,/ -é".chars().collect();
+    let mut accepted = 0;
+    for _ in 0..20_000 {
+        let mut s: Vec<char> = START_FEN.chars().collect();
+        for _ in 0..1 + rng.next() % 4 {
+            let i = (rng.next() % s.len() as u64) as usize;
+            let c = alphabet[(rng.next() % alphabet.len() as u64) as usize];
+            match rng.next() % 3 {
+                0 => s[i] = c,
+                1 => s.insert(i, c),
+                _ => {
+                    s.remove(i);
+                }
+            }
+        }
+        let fen: String = s.into_iter().collect();
+        if let Ok(p) = FpPosition::from_fen(&fen) {
+            accepted += 1;
+            assert_eq!(FpPosition::from_fen(&p.to_fen()).unwrap().key(), p.key());
+            let _ = p.parse_move(&fen[..fen.len().min(5)]);
+        }
+    }
+    assert!(accepted > 0);
+    let p = FpPosition::startpos();
+    for text in [
+        "",
+        "é",
+        "e1e3é",
+        "a1a1",
+        "h9h9",
+        "0000x",
+        "pass pass",
+        "e1e3n\u{0}",
+    ] {
+        assert!(p.parse_move(text).is_err(), "{text}");
+    }
+}
