@@ -43,8 +43,8 @@ common options:
   --variants FILE      load a user variants.ini on top of the built-in one
 
 --moves takes the following arguments up to the next option or a plain number (DEPTH).
-perft and divide with --variant foreignpolicy (three players) take an FP-FEN and coordinate
-moves (docs/variants/foreignpolicy.md).";
+perft, divide and moves with --variant foreignpolicy (three players) take an FP-FEN and
+coordinate moves (docs/variants/foreignpolicy.md).";
 
 /// Parsed common options.
 struct Options {
@@ -206,11 +206,9 @@ fn cmd_perft(o: &Options, per_move: bool) -> Result<(), String> {
     Ok(())
 }
 
-/// Foreign Policy (three players) has its own position type: `--fen` takes an FP-FEN, and
-/// `--threads` is accepted but the count runs on one thread.
-fn cmd_perft_fp(o: &Options, per_move: bool) -> Result<(), String> {
-    use crate::foreignpolicy::{perft, FpPosition};
-    crate::geometry::attacks::init();
+/// The Foreign Policy position of `--fen` (an FP-FEN) and `--moves`.
+fn setup_fp(o: &Options) -> Result<crate::foreignpolicy::FpPosition, String> {
+    use crate::foreignpolicy::FpPosition;
     let mut pos = match &o.fen {
         Some(f) => FpPosition::from_fen(f).map_err(|e| format!("bad FP-FEN '{f}': {e}"))?,
         None => FpPosition::startpos(),
@@ -225,6 +223,15 @@ fn cmd_perft_fp(o: &Options, per_move: bool) -> Result<(), String> {
         })?;
         pos.make(mv);
     }
+    Ok(pos)
+}
+
+/// Foreign Policy (three players) has its own position type: `--fen` takes an FP-FEN, and
+/// `--threads` is accepted but the count runs on one thread.
+fn cmd_perft_fp(o: &Options, per_move: bool) -> Result<(), String> {
+    use crate::foreignpolicy::perft;
+    crate::geometry::attacks::init();
+    let mut pos = setup_fp(o)?;
     let depth = depth_arg(o)?;
     let start = Instant::now();
     let nodes = if per_move {
@@ -261,6 +268,13 @@ fn no_positional(o: &Options, cmd: &str) -> Result<(), String> {
 
 fn cmd_moves(o: &Options) -> Result<(), String> {
     no_positional(o, "moves")?;
+    if o.variant == crate::foreignpolicy::NAME {
+        crate::geometry::attacks::init();
+        let names = setup_fp(o)?.legal_move_names();
+        say!("{}", names.join(" "));
+        say!("Moves: {}", names.len());
+        return Ok(());
+    }
     let mut pos = setup(o)?;
     let mut list = MoveList::new();
     legal_moves(&mut pos, &mut list);

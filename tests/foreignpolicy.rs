@@ -561,6 +561,11 @@ fn command_line_perft_divide_and_errors() {
         "{out}"
     );
     let tf4 = "nK,7/8/8/sR,7/1,pP,6/8/8/sK,6,pK p snp - 0 1";
+    let (ok, out, _) = chimera(&["moves", "--variant", "foreignpolicy", "--fen", tf4]);
+    assert!(
+        ok && out.starts_with("b4a4b b4a4n b4a4r b4a5b") && out.contains("Moves: 9"),
+        "{out}"
+    );
     let (ok, out, _) = chimera(&["perft", "--variant", "foreignpolicy", "--fen", tf4, "1"]);
     assert!(ok && out.contains("Nodes: 9"), "{out}");
     for (args, msg) in [
@@ -607,4 +612,53 @@ fn a_copy_plays_on_independently() {
     assert_eq!(q.plies(), 1);
     assert_eq!(q.key(), q.compute_key());
     assert_eq!(p.plies(), 2);
+    // unmake at the set-up position changes nothing
+    let mut s = FpPosition::startpos();
+    s.unmake();
+    assert_eq!(
+        (s.to_fen(), s.key()),
+        (START_FEN.to_string(), s.compute_key())
+    );
+}
+
+#[test]
+fn garbled_fens_and_moves_never_panic() {
+    chimera::geometry::attacks::init();
+    let mut rng = Rng(0xBAD_1A9E7);
+    let alphabet: Vec<char> = "snpKQRBNPx0123456789,/ -é".chars().collect();
+    let mut accepted = 0;
+    for _ in 0..20_000 {
+        let mut s: Vec<char> = START_FEN.chars().collect();
+        for _ in 0..1 + rng.next() % 4 {
+            let i = (rng.next() % s.len() as u64) as usize;
+            let c = alphabet[(rng.next() % alphabet.len() as u64) as usize];
+            match rng.next() % 3 {
+                0 => s[i] = c,
+                1 => s.insert(i, c),
+                _ => {
+                    s.remove(i);
+                }
+            }
+        }
+        let fen: String = s.into_iter().collect();
+        if let Ok(p) = FpPosition::from_fen(&fen) {
+            accepted += 1;
+            assert_eq!(FpPosition::from_fen(&p.to_fen()).unwrap().key(), p.key());
+            let _ = p.parse_move(&fen[..fen.len().min(5)]);
+        }
+    }
+    assert!(accepted > 0);
+    let p = FpPosition::startpos();
+    for text in [
+        "",
+        "é",
+        "e1e3é",
+        "a1a1",
+        "h9h9",
+        "0000x",
+        "pass pass",
+        "e1e3n\u{0}",
+    ] {
+        assert!(p.parse_move(text).is_err(), "{text}");
+    }
 }

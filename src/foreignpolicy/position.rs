@@ -165,7 +165,8 @@ impl FpPosition {
         }
     }
 
-    /// Plays `m`, a move of [`FpPosition::legal_moves`] (or [`PASS`]).
+    /// Plays `m`, which must be one of [`FpPosition::legal_moves`] (text from outside goes
+    /// through [`FpPosition::parse_move`] first).
     pub fn make(&mut self, m: Move) {
         self.history.push(Undo {
             mv: m,
@@ -252,9 +253,12 @@ impl FpPosition {
         self.end = super::outcome::after_king_capture(before, capturer, victim);
     }
 
-    /// Takes the last move back.
+    /// Takes the last move back; does nothing at the set-up position (an undo typed at a
+    /// protocol's prompt must not crash the engine).
     pub fn unmake(&mut self) {
-        let u = self.history.pop().expect("unmake after make");
+        let Some(u) = self.history.pop() else {
+            return;
+        };
         if u.mv != PASS {
             let (from, to) = (u.mv.from(), u.mv.to());
             let cell = self.take(to);
