@@ -42,7 +42,9 @@ subcommands:
 common options:
   --variants FILE      load a user variants.ini on top of the built-in one
 
---moves takes the following arguments up to the next option or a plain number (DEPTH).";
+--moves takes the following arguments up to the next option or a plain number (DEPTH).
+perft, divide and moves with --variant foreignpolicy (three players) take an FP-FEN and
+coordinate moves (docs/variants/foreignpolicy.md).";
 
 /// Parsed common options.
 struct Options {
@@ -174,6 +176,9 @@ fn depth_arg(o: &Options) -> Result<u32, String> {
 }
 
 fn cmd_perft(o: &Options, per_move: bool) -> Result<(), String> {
+    if o.variant == crate::foreignpolicy::NAME {
+        return cmd_perft_fp(o, per_move);
+    }
     let pos = setup(o)?;
     let depth = depth_arg(o)?;
     crate::geometry::attacks::init();
@@ -201,6 +206,56 @@ fn cmd_perft(o: &Options, per_move: bool) -> Result<(), String> {
     Ok(())
 }
 
+/// The Foreign Policy position of `--fen` (an FP-FEN) and `--moves`.
+fn setup_fp(o: &Options) -> Result<crate::foreignpolicy::FpPosition, String> {
+    use crate::foreignpolicy::FpPosition;
+    let mut pos = match &o.fen {
+        Some(f) => FpPosition::from_fen(f).map_err(|e| format!("bad FP-FEN '{f}': {e}"))?,
+        None => FpPosition::startpos(),
+    };
+    for (i, m) in o.moves.iter().enumerate() {
+        let mv = pos.parse_move(m).map_err(|e| {
+            format!(
+                "--moves, move {} ('{m}') after '{}': {e}",
+                i + 1,
+                pos.to_fen()
+            )
+        })?;
+        pos.make(mv);
+    }
+    Ok(pos)
+}
+
+/// Foreign Policy (three players) has its own position type: `--fen` takes an FP-FEN, and
+/// `--threads` is accepted but the count runs on one thread.
+fn cmd_perft_fp(o: &Options, per_move: bool) -> Result<(), String> {
+    use crate::foreignpolicy::perft;
+    crate::geometry::attacks::init();
+    let mut pos = setup_fp(o)?;
+    let depth = depth_arg(o)?;
+    let start = Instant::now();
+    let nodes = if per_move {
+        let d = perft::divide(&mut pos, depth.max(1));
+        for (m, n) in &d {
+            say!("{m}: {n}");
+        }
+        say!();
+        say!("Moves: {}", d.len());
+        if depth == 0 {
+            1
+        } else {
+            d.iter().map(|x| x.1).sum()
+        }
+    } else {
+        perft::perft(&mut pos, depth)
+    };
+    let secs = start.elapsed().as_secs_f64();
+    say!("Nodes: {nodes}");
+    say!("Time: {:.3} s", secs);
+    say!("NPS: {:.0}", nodes as f64 / secs.max(1e-9));
+    Ok(())
+}
+
 fn no_positional(o: &Options, cmd: &str) -> Result<(), String> {
     match o.positional.as_slice() {
         [] => Ok(()),
@@ -213,6 +268,13 @@ fn no_positional(o: &Options, cmd: &str) -> Result<(), String> {
 
 fn cmd_moves(o: &Options) -> Result<(), String> {
     no_positional(o, "moves")?;
+    if o.variant == crate::foreignpolicy::NAME {
+        crate::geometry::attacks::init();
+        let names = setup_fp(o)?.legal_move_names();
+        say!("{}", names.join(" "));
+        say!("Moves: {}", names.len());
+        return Ok(());
+    }
     let mut pos = setup(o)?;
     let mut list = MoveList::new();
     legal_moves(&mut pos, &mut list);

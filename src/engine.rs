@@ -2,12 +2,14 @@
 //! that knows no protocol. UCI, XBoard and the command line all talk to it.
 
 use crate::eval::EvalParams;
+use crate::foreignpolicy::{self, FpPosition};
 use crate::moves::Move;
 use crate::perft::perft_threads;
 use crate::position::FenError;
 use crate::position::Variant;
 use crate::rules::{builtin_variants, VariantSet};
-use crate::search::{search, SearchContext, SearchOptions};
+use crate::search::paranoid::ParanoidGame;
+use crate::search::{search, search_game, SearchContext, SearchOptions};
 use crate::tt::TranspositionTable;
 use crate::variant::IniError;
 use std::fmt;
@@ -47,6 +49,8 @@ pub enum EngineError {
     Range(String),
     /// A search is already running.
     Busy,
+    /// Foreign Policy refused an FP-FEN or a move (the message says which and why).
+    ThreePlayer(String),
 }
 
 impl fmt::Display for EngineError {
@@ -62,6 +66,7 @@ impl fmt::Display for EngineError {
             ),
             EngineError::Range(s) => write!(f, "{s}"),
             EngineError::Busy => write!(f, "a search is running; send stop first"),
+            EngineError::ThreePlayer(s) => write!(f, "{s}"),
         }
     }
 }
@@ -113,8 +118,61 @@ impl Default for EngineOptions {
     }
 }
 
+/// A finished search with its moves already spelled in the position it searched.
+#[derive(Clone, Debug)]
+pub struct SearchDone {
+    /// The raw result.
+    pub result: SearchResult,
+    /// Key of the searched position.
+    pub key: u64,
+    /// The best move's text, if any.
+    pub best: Option<String>,
+    /// The expected reply's text, if any.
+    pub ponder: Option<String>,
+    /// Lines to report before the answer (Foreign Policy's per-player utilities).
+    pub notes: Vec<String>,
+}
+
+impl SearchDone {
+    /// Spells the result's moves in `pos`, the position that was searched.
+    fn of_position(result: &SearchResult, pos: &Position) -> SearchDone {
+        let best = (!result.best.is_none()).then(|| move_to_string(pos, result.best).to_string());
+        let ponder = result.ponder.filter(|_| !result.best.is_none()).map(|p| {
+            let mut after = pos.clone();
+            after.make(result.best);
+            move_to_string(&after, p).to_string()
+        });
+        SearchDone {
+            result: result.clone(),
+            key: pos.key(),
+            best,
+            ponder,
+            notes: Vec::new(),
+        }
+    }
+
+    /// Spells a Foreign Policy result, with the utilities at the end of its line.
+    fn of_three(result: &SearchResult, pos: &FpPosition) -> SearchDone {
+        let spell = |m: Move| foreignpolicy::move_to_string(m);
+        let best = (!result.best.is_none()).then(|| spell(result.best));
+        let ponder = result.ponder.filter(|_| !result.best.is_none()).map(spell);
+        let mut end = pos.clone();
+        for &m in &result.pv {
+            end.make(m);
+        }
+        let u = foreignpolicy::eval::utilities(&end);
+        SearchDone {
+            result: result.clone(),
+            key: pos.key(),
+            best,
+            ponder,
+            notes: vec![format!("utilities s={} n={} p={}", u[0], u[1], u[2])],
+        }
+    }
+}
+
 /// What the search thread hands back.
-type Finished = Box<dyn FnOnce(&SearchResult, &Position) + Send>;
+type Finished = Box<dyn FnOnce(SearchDone) + Send>;
 
 /// The engine.
 pub struct Engine {
@@ -122,6 +180,9 @@ pub struct Engine {
     rules: &'static Variant,
     eval: Arc<EvalParams>,
     position: Position,
+    /// Foreign Policy's position while that game is chosen (three players; `position` is
+    /// then left at chess's start and unused).
+    three: Option<FpPosition>,
     tt: Arc<TranspositionTable>,
     /// Current options.
     pub options: EngineOptions,
@@ -152,6 +213,7 @@ impl Engine {
             rules,
             eval,
             position,
+            three: None,
             tt: Arc::new(TranspositionTable::new(options.hash_mb)),
             options,
             stop: Arc::new(AtomicBool::new(false)),
@@ -161,9 +223,41 @@ impl Engine {
         }
     }
 
-    /// Names of the loaded variants.
+    /// Names of the loaded variants, and Foreign Policy (three players, not a variants.ini
+    /// game).
     pub fn variant_names(&self) -> Vec<String> {
-        self.variants.names().to_vec()
+        let mut names = self.variants.names().to_vec();
+        names.push(foreignpolicy::NAME.to_string());
+        names
+    }
+
+    /// The current game's name.
+    pub fn variant_name(&self) -> &str {
+        match self.three {
+            Some(_) => foreignpolicy::NAME,
+            None => &self.rules.name,
+        }
+    }
+
+    /// Foreign Policy's position, while that game is chosen.
+    pub fn three(&self) -> Option<&FpPosition> {
+        self.three.as_ref()
+    }
+
+    /// The current position's key.
+    pub fn key(&self) -> u64 {
+        match &self.three {
+            Some(p) => p.key(),
+            None => self.position.key(),
+        }
+    }
+
+    /// The board as text (`d`): the diagram and the FEN line.
+    pub fn board_text(&self) -> String {
+        match &self.three {
+            Some(p) => p.board_text(),
+            None => self.position.to_string(),
+        }
     }
 
     /// The current variant (its rules through `Deref`, and its mechanics).
@@ -174,6 +268,14 @@ impl Engine {
     /// One line saying whose decision the next ply is, where a mechanic separates the chooser
     /// from the colour to move (the 007 family); `None` otherwise.
     pub fn turn_description(&self) -> Option<String> {
+        if let Some(p) = &self.three {
+            // three players: `go` answers for whoever is to move
+            return Some(format!(
+                "{} to move (players in the game: {})",
+                p.side_to_move().name(),
+                p.alive().to_letters()
+            ));
+        }
         let pos = &self.position;
         pos.mechanics()
             .with_hook(crate::position::Hooks::TURNS)
@@ -193,10 +295,16 @@ impl Engine {
     /// Switches variant and sets its start position.
     pub fn set_variant(&mut self, name: &str) -> Result<(), EngineError> {
         self.ensure_idle()?;
+        if name == foreignpolicy::NAME {
+            self.three = Some(FpPosition::startpos());
+            self.tt.clear();
+            return Ok(());
+        }
         let rules = self
             .variants
             .get(name)
             .ok_or_else(|| EngineError::UnknownVariant(name.to_string()))?;
+        self.three = None;
         self.eval = Arc::new(EvalParams::new(rules));
         self.position = Position::startpos(rules);
         self.rules = rules;
@@ -225,6 +333,10 @@ impl Engine {
     /// Sets the position from a FEN (or the start) and a move list, all or nothing.
     pub fn set_position(&mut self, fen: Option<&str>, moves: &[&str]) -> Result<(), EngineError> {
         self.ensure_idle()?;
+        if self.three.is_some() {
+            self.three = Some(three_position(fen, moves)?);
+            return Ok(());
+        }
         let mut pos = match fen {
             Some(f) => Position::from_fen(self.rules, f).map_err(EngineError::Fen)?,
             None => Position::startpos(self.rules),
@@ -243,6 +355,54 @@ impl Engine {
         Ok(())
     }
 
+    /// Plays one move of Foreign Policy given as text (the player to move's).
+    pub fn play_three(&mut self, text: &str) -> Result<(), EngineError> {
+        let pos = self
+            .three
+            .as_mut()
+            .ok_or_else(|| EngineError::ThreePlayer("not playing foreignpolicy".into()))?;
+        let m = pos
+            .parse_move(text)
+            .map_err(|e| EngineError::ThreePlayer(format!("'{text}': {e}")))?;
+        pos.make(m);
+        Ok(())
+    }
+
+    /// The notation of `m`, a legal move of the current position.
+    pub fn move_text(&self, m: Move) -> String {
+        match &self.three {
+            Some(_) => foreignpolicy::move_to_string(m),
+            None => move_to_string(&self.position, m).to_string(),
+        }
+    }
+
+    /// Whether `text` is a legal move of the current position.
+    pub fn is_move(&self, text: &str) -> bool {
+        match &self.three {
+            Some(p) => p.parse_move(text).is_ok(),
+            None => parse_move(&mut self.position.clone(), text).is_ok(),
+        }
+    }
+
+    /// Foreign Policy's result once its game is over: each player's result and points.
+    pub fn three_result(&self) -> Option<String> {
+        let p = self.three.as_ref()?;
+        let r = p.outcome()?;
+        let points = foreignpolicy::outcome::points(&r);
+        let words: Vec<String> = foreignpolicy::Player::ALL
+            .iter()
+            .map(|pl| {
+                format!(
+                    "{} {:?} {:.2}",
+                    pl.name(),
+                    r[pl.index()],
+                    points[pl.index()]
+                )
+            })
+            .collect();
+        Some(format!("game over: {}", words.join(", ")))
+    }
+
     /// Plays one move given as text.
     pub fn play(&mut self, text: &str) -> Result<Move, MoveError> {
         let mv = parse_move(&mut self.position, text)?;
@@ -252,6 +412,13 @@ impl Engine {
 
     /// Takes back the last move; false if there is none.
     pub fn undo(&mut self) -> bool {
+        if let Some(p) = self.three.as_mut() {
+            if p.plies() == 0 {
+                return false;
+            }
+            p.unmake();
+            return true;
+        }
         if self.position.moves_played() == 0 {
             return false;
         }
@@ -349,6 +516,7 @@ impl Engine {
         self.stop.store(false, Ordering::SeqCst);
         self.pondering.store(limits.ponder, Ordering::SeqCst);
         let pos = self.position.clone();
+        let three = self.three.clone();
         let tt = self.tt.clone();
         let eval = self.eval.clone();
         let stop = self.stop.clone();
@@ -368,8 +536,20 @@ impl Engine {
                     stop: &stop,
                     pondering: &pondering,
                 };
-                let r = search(&pos, &limits, &opts, &ctx, reporter.as_ref());
-                done(&r, &pos);
+                let (r, d) = match &three {
+                    Some(p) => {
+                        let game = ParanoidGame::new(p.clone());
+                        let r = search_game(&game, &limits, &opts, &ctx, reporter.as_ref());
+                        let d = SearchDone::of_three(&r, p);
+                        (r, d)
+                    }
+                    None => {
+                        let r = search(&pos, &limits, &opts, &ctx, reporter.as_ref());
+                        let d = SearchDone::of_position(&r, &pos);
+                        (r, d)
+                    }
+                };
+                done(d);
                 r
             });
         match handle {
@@ -399,7 +579,10 @@ impl Engine {
             stop: &self.stop,
             pondering: &self.pondering,
         };
-        search(&self.position, limits, &opts, &ctx, reporter)
+        match &self.three {
+            Some(p) => search_game(&ParanoidGame::new(p.clone()), limits, &opts, &ctx, reporter),
+            None => search(&self.position, limits, &opts, &ctx, reporter),
+        }
     }
 
     /// Asks a running search to stop (it still reports its best move).
@@ -421,12 +604,18 @@ impl Engine {
 
     /// Perft from the current position.
     pub fn perft(&self, depth: u32) -> u64 {
-        perft_threads(&self.position, depth, self.options.threads)
+        match &self.three {
+            Some(p) => foreignpolicy::perft::perft(&mut p.clone(), depth),
+            None => perft_threads(&self.position, depth, self.options.threads),
+        }
     }
 
     /// Perft of each legal move from the current position, by canonical spelling.
     pub fn divide(&self, depth: u32) -> Vec<(String, u64)> {
-        crate::perft::divide(&self.position, depth, self.options.threads)
+        match &self.three {
+            Some(p) => foreignpolicy::perft::divide(&mut p.clone(), depth),
+            None => crate::perft::divide(&self.position, depth, self.options.threads),
+        }
     }
 
     /// The verdict on the current position, or `None` while the game goes on.
@@ -442,6 +631,25 @@ impl Engine {
         };
         self.search_sync(&limits, &Silent)
     }
+}
+
+/// A Foreign Policy position from an FP-FEN (or the start) and a move list, all or nothing.
+fn three_position(fen: Option<&str>, moves: &[&str]) -> Result<FpPosition, EngineError> {
+    let mut pos = match fen {
+        Some(f) => FpPosition::from_fen(f)
+            .map_err(|e| EngineError::ThreePlayer(format!("bad FP-FEN: {e}")))?,
+        None => FpPosition::startpos(),
+    };
+    for (i, text) in moves.iter().enumerate() {
+        let m = pos.parse_move(text).map_err(|e| {
+            EngineError::ThreePlayer(format!(
+                "move {} ('{text}') rejected: {e}; position unchanged",
+                i + 1
+            ))
+        })?;
+        pos.make(m);
+    }
+    Ok(pos)
 }
 
 #[cfg(test)]

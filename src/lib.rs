@@ -10,6 +10,7 @@
 pub mod cli;
 pub mod engine;
 pub mod eval;
+pub mod foreignpolicy;
 pub mod geometry;
 pub mod movegen;
 pub mod moves;

@@ -15,6 +15,7 @@ const LAYERS: &[(&str, u32)] = &[
     ("position", 4),
     ("movegen", 5),
     ("rules", 6),
+    ("foreignpolicy", 6),
     ("perft", 7),
     ("eval", 7),
     ("tt", 7),

@@ -12,6 +12,9 @@
 //! A depth is checked when its expected count is at most the node budget (`NODE_BUDGET`, or the
 //! environment variable `CHIMERA_PERFT_BUDGET`); deeper counts are for the command line
 //! (`chimera perft --variant <name> --fen "<FEN>" <depth>`).
+//!
+//! `foreignpolicy.epd` holds FP-FENs and is counted with `chimera::foreignpolicy` (three
+//! players have their own position type, outside the variant set).
 
 use chimera::perft::perft;
 use chimera::position::Position;
@@ -137,8 +140,14 @@ struct Outcome {
     mismatches: Vec<String>,
 }
 
+/// Foreign Policy's suite, by its file name.
+const FOREIGN_POLICY: &str = chimera::foreignpolicy::NAME;
+
 /// Checks one entry: every depth within `budget`. Returns (depths run, nodes, mismatches).
 fn run_entry(file: &str, variant: &str, e: &Entry, budget: u64) -> (usize, u64, Vec<String>) {
+    if variant == FOREIGN_POLICY {
+        return run_fp_entry(file, e, budget);
+    }
     let set = builtin_variants();
     let Some(rules) = set.get(variant) else {
         return (
@@ -153,6 +162,16 @@ fn run_entry(file: &str, variant: &str, e: &Entry, budget: u64) -> (usize, u64, 
         Ok(p) => p,
         Err(err) => return (0, 0, vec![format!("{file}:{}: bad FEN: {err}", e.line)]),
     };
+    check_counts(file, e, budget, |depth| perft(&mut pos, depth))
+}
+
+/// Compares `count(depth)` with every expected count within `budget`.
+fn check_counts(
+    file: &str,
+    e: &Entry,
+    budget: u64,
+    mut count: impl FnMut(u32) -> u64,
+) -> (usize, u64, Vec<String>) {
     let mut run = 0;
     let mut nodes = 0;
     let mut bad = Vec::new();
@@ -160,7 +179,7 @@ fn run_entry(file: &str, variant: &str, e: &Entry, budget: u64) -> (usize, u64, 
         if expected > budget {
             continue;
         }
-        let got = perft(&mut pos, depth);
+        let got = count(depth);
         run += 1;
         nodes += got;
         if got != expected {
@@ -171,6 +190,16 @@ fn run_entry(file: &str, variant: &str, e: &Entry, budget: u64) -> (usize, u64, 
         }
     }
     (run, nodes, bad)
+}
+
+/// [`run_entry`] for an FP-FEN.
+fn run_fp_entry(file: &str, e: &Entry, budget: u64) -> (usize, u64, Vec<String>) {
+    use chimera::foreignpolicy::{perft::perft, FpPosition};
+    let mut pos = match FpPosition::from_fen(&e.fen) {
+        Ok(p) => p,
+        Err(err) => return (0, 0, vec![format!("{file}:{}: bad FP-FEN: {err}", e.line)]),
+    };
+    check_counts(file, e, budget, |depth| perft(&mut pos, depth))
 }
 
 /// Runs every suite file, entries spread over the available cores.
@@ -249,7 +278,7 @@ fn every_suite_file_names_a_known_variant() {
     for path in suite_files() {
         let stem = path.file_stem().unwrap().to_string_lossy().to_string();
         assert!(
-            set.get(&stem).is_some(),
+            set.get(&stem).is_some() || stem == FOREIGN_POLICY,
             "{}: no variant named '{stem}'",
             path.display()
         );

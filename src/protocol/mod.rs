@@ -8,7 +8,6 @@
 pub mod uci;
 pub mod xboard;
 
-use crate::engine::{move_to_string, Position, SearchResult};
 use std::io::{BufRead, Write};
 use std::sync::mpsc::{channel, Receiver, Sender};
 use std::sync::{Arc, Mutex};
@@ -23,35 +22,8 @@ pub enum Event {
     SearchDone(Box<Finished>),
 }
 
-/// A finished search with its moves already spelled in the position it searched.
-pub struct Finished {
-    /// The raw result.
-    pub result: SearchResult,
-    /// Key of the searched position.
-    pub key: u64,
-    /// The best move's text, if any.
-    pub best: Option<String>,
-    /// The expected reply's text, if any.
-    pub ponder: Option<String>,
-}
-
-impl Finished {
-    /// Spells the result's moves in `pos`, the position that was searched.
-    pub fn new(result: &SearchResult, pos: &Position) -> Finished {
-        let best = (!result.best.is_none()).then(|| move_to_string(pos, result.best).to_string());
-        let ponder = result.ponder.filter(|_| !result.best.is_none()).map(|p| {
-            let mut after = pos.clone();
-            after.make(result.best);
-            move_to_string(&after, p).to_string()
-        });
-        Finished {
-            result: result.clone(),
-            key: pos.key(),
-            best,
-            ponder,
-        }
-    }
-}
+/// A finished search with its moves already spelled (the engine spells them).
+pub use crate::engine::SearchDone as Finished;
 
 /// A shared, line-buffered output.
 #[derive(Clone)]

@@ -5,8 +5,8 @@
 
 use super::{Event, Finished, Output};
 use crate::engine::{
-    parse_move, Engine, Position, ReportedScore, Reporter, ScoreBound, SearchInfo, SearchLimits,
-    SearchResult, MAX_HASH_MB, MAX_MULTIPV, MAX_THREADS,
+    parse_move, Engine, ReportedScore, Reporter, ScoreBound, SearchInfo, SearchLimits, MAX_HASH_MB,
+    MAX_MULTIPV, MAX_THREADS,
 };
 use std::sync::mpsc::{Receiver, Sender};
 use std::sync::Arc;
@@ -108,6 +108,14 @@ fn options(engine: &Engine) -> Vec<UciOptionConfig> {
 
 /// The `info string variant ...` line GUIs use to set up the board (Fairy-Stockfish's format).
 pub fn variant_line(engine: &Engine) -> String {
+    if let Some(p) = engine.three() {
+        // three players: no GUI draws this board; the line still says what is played
+        return format!(
+            "info string variant {} players 3 files 8 ranks 8 pocket 0 startpos {}",
+            engine.variant_name(),
+            p.to_fen()
+        );
+    }
     let r = engine.rules();
     format!(
         "info string variant {} files {} ranks {} pocket {} template fairy startpos {}",
@@ -310,7 +318,11 @@ impl Session {
                     let mut pos = self.engine.position().clone();
                     let mut err = None;
                     while j < tokens.len() && !KEYWORDS.contains(&tokens[j]) {
-                        match parse_move(&mut pos, tokens[j]) {
+                        let parsed = match self.engine.three() {
+                            Some(p) => p.parse_move(tokens[j]).map_err(|e| e.to_string()),
+                            None => parse_move(&mut pos, tokens[j]).map_err(|e| e.to_string()),
+                        };
+                        match parsed {
                             Ok(m) => limits.searchmoves.push(m),
                             Err(e) => {
                                 err = Some(e.to_string());
@@ -344,8 +356,8 @@ impl Session {
             show_wdl: self.engine.options.show_wdl,
         });
         let tx = self.tx.clone();
-        let done = Box::new(move |r: &SearchResult, pos: &Position| {
-            let _ = tx.send(Event::SearchDone(Box::new(Finished::new(r, pos))));
+        let done = Box::new(move |done: Finished| {
+            let _ = tx.send(Event::SearchDone(Box::new(done)));
         });
         self.infinite = limits.infinite || limits.ponder;
         match self.engine.go(limits, reporter, done) {
@@ -374,6 +386,9 @@ impl Session {
 
     fn bestmove(&mut self, f: &Finished) {
         self.pending_search = false;
+        for note in &f.notes {
+            self.out.line(&format!("info string {note}"));
+        }
         let line = match (&f.best, &f.ponder) {
             (None, _) => "bestmove (none)".to_string(),
             (Some(b), Some(p)) => format!("bestmove {b} ponder {p}"),
@@ -407,7 +422,7 @@ impl Session {
             "position" => self.position(rest),
             "go" => self.go(rest),
             "d" => {
-                for l in self.engine.position().to_string().lines() {
+                for l in self.engine.board_text().lines() {
                     self.out.line(l);
                 }
             }

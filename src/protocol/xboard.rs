@@ -4,8 +4,7 @@
 
 use super::{Event, Finished, Output};
 use crate::engine::{
-    move_to_string, parse_move, Color, Engine, Outcome, Position, ReportedScore, Reporter,
-    ScoreBound, SearchInfo, SearchLimits, SearchResult, Silent,
+    Color, Engine, Outcome, ReportedScore, Reporter, ScoreBound, SearchInfo, SearchLimits, Silent,
 };
 use std::collections::VecDeque;
 use std::sync::mpsc::{Receiver, Sender};
@@ -119,12 +118,19 @@ impl Session {
             l.movetime = Some(st);
             return l;
         }
-        let us = self.engine.position().chooser();
+        // Foreign Policy's player to move reads its time as White's (two clocks in CECP)
+        let (us, moves_made) = match self.engine.three() {
+            Some(p) => (Color::White, p.round() - 1),
+            None => (
+                self.engine.position().chooser(),
+                self.engine.position().fullmove_number() - 1,
+            ),
+        };
         let ours = self.clock.ours_cs.map_or(self.clock.base_ms, |cs| cs * 10);
         l.time[us.index()] = Some(ours);
         l.inc[us.index()] = self.clock.inc_ms;
         if self.clock.mps > 0 {
-            let played = (self.engine.position().fullmove_number() - 1) % self.clock.mps;
+            let played = moves_made % self.clock.mps;
             l.movestogo = Some(self.clock.mps - played);
         }
         l
@@ -144,8 +150,8 @@ impl Session {
             Arc::new(Silent)
         };
         let tx = self.tx.clone();
-        let done = Box::new(move |r: &SearchResult, pos: &Position| {
-            let _ = tx.send(Event::SearchDone(Box::new(Finished::new(r, pos))));
+        let done = Box::new(move |done: Finished| {
+            let _ = tx.send(Event::SearchDone(Box::new(done)));
         });
         match self.engine.go(limits, reporter, done) {
             Ok(()) => self.searching = true,
@@ -154,6 +160,16 @@ impl Session {
     }
 
     fn claim_result(&mut self) -> bool {
+        if self.engine.three().is_some() {
+            // CECP's results name two colours: a three-player end is reported as a comment
+            return match self.engine.three_result() {
+                Some(text) => {
+                    self.out.line(&format!("# {text}"));
+                    true
+                }
+                None => false,
+            };
+        }
         match self.engine.verdict() {
             Some(v) => {
                 let who = match v.outcome {
@@ -170,7 +186,10 @@ impl Session {
     }
 
     fn maybe_think(&mut self) {
-        let our_turn = !self.force && self.engine.position().chooser() == self.engine_side;
+        // Foreign Policy: `go` moves once for the player to move (C.5), nothing else does
+        let our_turn = !self.force
+            && (self.engine.three().is_some()
+                || self.engine.position().chooser() == self.engine_side);
         if self.analyzing || (our_turn && !self.claim_result()) {
             self.start_search();
         }
@@ -186,7 +205,21 @@ impl Session {
             self.claim_result();
             return;
         };
-        if self.engine.position().key() != f.key {
+        if self.engine.key() != f.key {
+            return;
+        }
+        for note in &f.notes {
+            self.out.line(&format!("# {note}"));
+        }
+        if self.engine.three().is_some() {
+            match self.engine.play_three(best) {
+                Ok(()) => {
+                    self.out.line(&format!("move {best}"));
+                    self.force = true;
+                    self.claim_result();
+                }
+                Err(e) => self.error(&e.to_string(), best),
+            }
             return;
         }
         match self.engine.play(best) {
@@ -205,6 +238,13 @@ impl Session {
     }
 
     fn setup_lines(&self) {
+        if self.engine.three().is_some() {
+            self.out.line(
+                "# foreignpolicy: three players, which XBoard cannot show; play in force mode \
+                 with setboard <FP-FEN>, usermove and go (one move for the player to move)",
+            );
+            return;
+        }
         let rules = self.engine.rules();
         if rules.name == "chess" {
             return;
@@ -298,8 +338,18 @@ impl Session {
             "go" => {
                 self.halt();
                 self.force = false;
-                self.engine_side = self.engine.position().chooser();
+                if self.engine.three().is_none() {
+                    self.engine_side = self.engine.position().chooser();
+                }
                 self.maybe_think();
+            }
+            "playother" if self.engine.three().is_some() => {
+                self.error("three players: send go for the player to move", line)
+            }
+            "d" | "display" => {
+                for l in self.engine.board_text().lines() {
+                    self.out.line(&format!("# {l}"));
+                }
             }
             "playother" => {
                 self.halt();
@@ -355,9 +405,8 @@ impl Session {
                 if !self.searching {
                     let r = self.engine.best_move_at_depth(6);
                     if !r.best.is_none() {
-                        let pos = self.engine.position().clone();
                         self.out
-                            .line(&format!("Hint: {}", move_to_string(&pos, r.best)));
+                            .line(&format!("Hint: {}", self.engine.move_text(r.best)));
                     }
                 }
             }
@@ -381,7 +430,7 @@ impl Session {
             "option" => self.option(rest, line),
             _ => {
                 // XBoard without usermove=1 would send bare moves; accept them too
-                if parse_move(&mut self.engine.position().clone(), cmd).is_ok() {
+                if self.engine.is_move(cmd) {
                     self.usermove(cmd);
                 } else {
                     self.error("unknown command", line);
@@ -393,6 +442,17 @@ impl Session {
 
     fn usermove(&mut self, mv: &str) {
         self.halt();
+        if self.engine.three().is_some() {
+            match self.engine.play_three(mv) {
+                Ok(()) => {
+                    if !self.claim_result() && !self.force {
+                        self.maybe_think();
+                    }
+                }
+                Err(e) => self.out.line(&format!("Illegal move ({e}): {mv}")),
+            }
+            return;
+        }
         match self.engine.play(mv) {
             Ok(_) => {
                 if self.analyzing {

@@ -8,11 +8,12 @@
 
 mod busy;
 pub mod game;
+pub mod paranoid;
 mod threads;
 mod time;
 mod worker;
 
-pub use threads::{search, SearchContext, SearchOptions, SearchResult};
+pub use threads::{search, search_game, SearchContext, SearchOptions, SearchResult};
 pub use time::TimeManager;
 
 use crate::moves::Move;
