@@ -8,6 +8,7 @@ use crate::perft::perft_threads;
 use crate::position::FenError;
 use crate::position::Variant;
 use crate::rules::{builtin_variants, VariantSet};
+use crate::search::maxn::search_maxn;
 use crate::search::paranoid::ParanoidGame;
 use crate::search::{search, search_game, SearchContext, SearchOptions};
 use crate::tt::TranspositionTable;
@@ -104,6 +105,39 @@ pub struct EngineOptions {
     pub move_overhead: u64,
     /// Report WDL.
     pub show_wdl: bool,
+    /// How a game of three players is searched.
+    pub multi_player: MultiPlayerSearch,
+}
+
+/// How Foreign Policy (three players) is searched (C.5).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum MultiPlayerSearch {
+    /// Paranoid alpha-beta: the player to move against both others (the default).
+    #[default]
+    Paranoid,
+    /// Max-n: every player maximises its own utility.
+    MaxN,
+}
+
+impl MultiPlayerSearch {
+    /// The option values, as protocols offer them.
+    pub const NAMES: [&'static str; 2] = ["paranoid", "maxn"];
+
+    /// The setting named `name` (case-insensitive).
+    pub fn parse(name: &str) -> Result<MultiPlayerSearch, String> {
+        match name.to_ascii_lowercase().as_str() {
+            "paranoid" => Ok(MultiPlayerSearch::Paranoid),
+            "maxn" => Ok(MultiPlayerSearch::MaxN),
+            other => Err(format!(
+                "MultiPlayerSearch must be paranoid or maxn, not '{other}'"
+            )),
+        }
+    }
+
+    /// The setting's name.
+    pub fn name(self) -> &'static str {
+        Self::NAMES[self as usize]
+    }
 }
 
 impl Default for EngineOptions {
@@ -114,6 +148,7 @@ impl Default for EngineOptions {
             multipv: 1,
             move_overhead: 10,
             show_wdl: false,
+            multi_player: MultiPlayerSearch::Paranoid,
         }
     }
 }
@@ -517,6 +552,7 @@ impl Engine {
         self.pondering.store(limits.ponder, Ordering::SeqCst);
         let pos = self.position.clone();
         let three = self.three.clone();
+        let multi_player = self.options.multi_player;
         let tt = self.tt.clone();
         let eval = self.eval.clone();
         let stop = self.stop.clone();
@@ -538,8 +574,7 @@ impl Engine {
                 };
                 let (r, d) = match &three {
                     Some(p) => {
-                        let game = ParanoidGame::new(p.clone());
-                        let r = search_game(&game, &limits, &opts, &ctx, reporter.as_ref());
+                        let r = search_three(p, multi_player, &limits, &opts, &ctx, &*reporter);
                         let d = SearchDone::of_three(&r, p);
                         (r, d)
                     }
@@ -580,7 +615,7 @@ impl Engine {
             pondering: &self.pondering,
         };
         match &self.three {
-            Some(p) => search_game(&ParanoidGame::new(p.clone()), limits, &opts, &ctx, reporter),
+            Some(p) => search_three(p, self.options.multi_player, limits, &opts, &ctx, reporter),
             None => search(&self.position, limits, &opts, &ctx, reporter),
         }
     }
@@ -630,6 +665,23 @@ impl Engine {
             ..Default::default()
         };
         self.search_sync(&limits, &Silent)
+    }
+}
+
+/// Searches Foreign Policy's position `p` the way `how` says.
+fn search_three(
+    p: &FpPosition,
+    how: MultiPlayerSearch,
+    limits: &SearchLimits,
+    opts: &SearchOptions,
+    ctx: &SearchContext,
+    reporter: &dyn Reporter,
+) -> SearchResult {
+    match how {
+        MultiPlayerSearch::Paranoid => {
+            search_game(&ParanoidGame::new(p.clone()), limits, opts, ctx, reporter)
+        }
+        MultiPlayerSearch::MaxN => search_maxn(p, limits, opts, ctx, reporter),
     }
 }
 

@@ -70,6 +70,20 @@ fn uci_plays_for_whoever_is_to_move() {
     e.expect(30, |l| {
         l == "bestmove a1a8" || l.starts_with("bestmove a1a8 ")
     });
+    // and so with max-n search
+    assert!(e
+        .seen
+        .iter()
+        .any(|l| l.starts_with("option name MultiPlayerSearch type combo default paranoid")));
+    e.send("setoption name MultiPlayerSearch value maxn");
+    e.send("go depth 2");
+    e.expect(30, |l| {
+        l == "bestmove a1a8" || l.starts_with("bestmove a1a8 ")
+    });
+    e.send("setoption name MultiPlayerSearch value bogus");
+    e.expect(10, |l| {
+        l.starts_with("info string") && l.contains("paranoid or maxn")
+    });
     assert!(e.quit());
 }
 

@@ -5,8 +5,8 @@
 
 use super::{Event, Finished, Output};
 use crate::engine::{
-    parse_move, Engine, ReportedScore, Reporter, ScoreBound, SearchInfo, SearchLimits, MAX_HASH_MB,
-    MAX_MULTIPV, MAX_THREADS,
+    parse_move, Engine, MultiPlayerSearch, ReportedScore, Reporter, ScoreBound, SearchInfo,
+    SearchLimits, MAX_HASH_MB, MAX_MULTIPV, MAX_THREADS,
 };
 use std::sync::mpsc::{Receiver, Sender};
 use std::sync::Arc;
@@ -92,6 +92,14 @@ fn options(engine: &Engine) -> Vec<UciOptionConfig> {
             0,
             5000,
         ),
+        UciOptionConfig::Combo {
+            name: "MultiPlayerSearch".into(),
+            default: Some(engine.options.multi_player.name().into()),
+            var: MultiPlayerSearch::NAMES
+                .iter()
+                .map(|s| s.to_string())
+                .collect(),
+        },
         UciOptionConfig::Combo {
             name: "UCI_Variant".into(),
             default: Some(engine.rules().name.clone()),
@@ -185,6 +193,12 @@ impl Session {
                     Err("Move Overhead must be 0..5000".into())
                 }
             }),
+            "multiplayersearch" => match value {
+                Some(v) => {
+                    MultiPlayerSearch::parse(v).map(|m| self.engine.options.multi_player = m)
+                }
+                None => Err("MultiPlayerSearch needs a value".into()),
+            },
             "uci_variant" => match value {
                 Some(v) => self
                     .engine

@@ -4,7 +4,8 @@
 
 use super::{Event, Finished, Output};
 use crate::engine::{
-    Color, Engine, Outcome, ReportedScore, Reporter, ScoreBound, SearchInfo, SearchLimits, Silent,
+    Color, Engine, MultiPlayerSearch, Outcome, ReportedScore, Reporter, ScoreBound, SearchInfo,
+    SearchLimits, Silent,
 };
 use std::collections::VecDeque;
 use std::sync::mpsc::{Receiver, Sender};
@@ -86,6 +87,8 @@ impl Session {
             self.engine.options.multipv
         ));
         self.out.line("feature option=\"VariantPath -file \"");
+        self.out
+            .line("feature option=\"MultiPlayerSearch -combo *paranoid /// maxn\"");
         self.out.line("feature done=1");
     }
 
@@ -503,6 +506,9 @@ impl Session {
                 .parse::<usize>()
                 .map_err(|e| e.to_string())
                 .and_then(|n| self.engine.set_multipv(n).map_err(|e| e.to_string())),
+            "MultiPlayerSearch" => {
+                MultiPlayerSearch::parse(value.trim()).map(|m| self.engine.options.multi_player = m)
+            }
             "VariantPath" => {
                 self.halt();
                 self.engine

@@ -8,6 +8,7 @@
 
 mod busy;
 pub mod game;
+pub mod maxn;
 pub mod paranoid;
 mod threads;
 mod time;
