@@ -173,6 +173,11 @@ mod tests {
 
     /// The best move of a search to `depth` for the player to move in `fen`.
     fn best(fen: &str, depth: u32) -> String {
+        best_with(fen, depth, 1)
+    }
+
+    /// [`best`] with `threads` search threads (Lazy SMP sharing the table).
+    fn best_with(fen: &str, depth: u32, threads: usize) -> String {
         let pos = FpPosition::from_fen(fen).expect("FP-FEN");
         let game = ParanoidGame::new(pos);
         let tt = TranspositionTable::new(16);
@@ -192,7 +197,11 @@ mod tests {
             depth: Some(depth),
             ..Default::default()
         };
-        let r = search_game(&game, &limits, &SearchOptions::default(), &ctx, &Silent);
+        let options = SearchOptions {
+            threads,
+            ..Default::default()
+        };
+        let r = search_game(&game, &limits, &options, &ctx, &Silent);
         move_to_string(r.best)
     }
 
@@ -214,5 +223,14 @@ mod tests {
         // stays on the file)
         let m = best("nK,7/8/8/8/8/8/8/sR,5,pK,1 n snp - 0 1", 4);
         assert!(m == "a8b7" || m == "a8b8", "{m}");
+    }
+
+    #[test]
+    fn lazy_smp_searches_it_too() {
+        // two threads sharing the table find TF-7's g1xa1 as one does
+        assert_eq!(
+            best_with("nK,7/8/8/8/8/8/8/sK,5,pQ,pK p snp - 0 1", 8, 2),
+            "g1a1"
+        );
     }
 }
