@@ -195,32 +195,23 @@ fn report(s: &MaxN, depth: u32, r: &SearchResult, reporter: &dyn Reporter) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::eval::EvalParams;
-    use crate::search::Silent;
-    use crate::tt::TranspositionTable;
-    use std::sync::atomic::AtomicBool;
+    use crate::search::{with_test_context, Silent};
+
+    /// The result of a max-n search of `fen` under `limits`.
+    fn run(fen: &str, limits: SearchLimits) -> SearchResult {
+        let pos = FpPosition::from_fen(fen).expect("FP-FEN");
+        with_test_context(|ctx| search_maxn(&pos, &limits, &SearchOptions::default(), ctx, &Silent))
+    }
 
     /// The best move and score of a max-n search to `depth` in `fen`.
     fn best(fen: &str, depth: u32) -> (String, i32) {
-        let pos = FpPosition::from_fen(fen).expect("FP-FEN");
-        let tt = TranspositionTable::new(1);
-        let eval = EvalParams::new(
-            crate::rules::builtin_variants()
-                .get("chess")
-                .expect("chess"),
+        let r = run(
+            fen,
+            SearchLimits {
+                depth: Some(depth),
+                ..Default::default()
+            },
         );
-        let (stop, pondering) = (AtomicBool::new(false), AtomicBool::new(false));
-        let ctx = SearchContext {
-            tt: &tt,
-            eval: &eval,
-            stop: &stop,
-            pondering: &pondering,
-        };
-        let limits = SearchLimits {
-            depth: Some(depth),
-            ..Default::default()
-        };
-        let r = search_maxn(&pos, &limits, &SearchOptions::default(), &ctx, &Silent);
         (move_to_string(r.best), r.score)
     }
 
@@ -246,27 +237,16 @@ mod tests {
     #[test]
     fn limits_are_kept() {
         // a node limit ends the search with a legal answer
-        let pos = FpPosition::startpos();
-        let tt = TranspositionTable::new(1);
-        let eval = EvalParams::new(
-            crate::rules::builtin_variants()
-                .get("chess")
-                .expect("chess"),
+        let start = crate::foreignpolicy::START_FEN;
+        let r = run(
+            start,
+            SearchLimits {
+                nodes: Some(5000),
+                ..Default::default()
+            },
         );
-        let (stop, pondering) = (AtomicBool::new(false), AtomicBool::new(false));
-        let ctx = SearchContext {
-            tt: &tt,
-            eval: &eval,
-            stop: &stop,
-            pondering: &pondering,
-        };
-        let limits = SearchLimits {
-            nodes: Some(5000),
-            ..Default::default()
-        };
-        let r = search_maxn(&pos, &limits, &SearchOptions::default(), &ctx, &Silent);
         let mut legal = MoveList::new();
-        pos.legal_moves(&mut legal);
+        FpPosition::startpos().legal_moves(&mut legal);
         assert!(legal.iter().any(|&m| m == r.best));
         assert!(r.nodes < 5000 + POLL_NODES, "{}", r.nodes);
     }

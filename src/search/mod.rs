@@ -143,3 +143,22 @@ pub fn wdl(score: ReportedScore) -> (u32, u32, u32) {
         }
     }
 }
+
+/// Runs `f` with a fresh search context (a small table, chess's evaluation tables, flags
+/// down): the unit tests of the searches share it.
+#[cfg(test)]
+pub(crate) fn with_test_context<R>(f: impl FnOnce(&SearchContext) -> R) -> R {
+    use std::sync::atomic::AtomicBool;
+    let tt = crate::tt::TranspositionTable::new(16);
+    let chess = crate::rules::builtin_variants()
+        .get("chess")
+        .expect("chess is built in");
+    let eval = crate::eval::EvalParams::new(chess);
+    let (stop, pondering) = (AtomicBool::new(false), AtomicBool::new(false));
+    f(&SearchContext {
+        tt: &tt,
+        eval: &eval,
+        stop: &stop,
+        pondering: &pondering,
+    })
+}

@@ -167,9 +167,7 @@ impl Game for ParanoidGame {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::{search_game, SearchContext, SearchLimits, SearchOptions, Silent};
-    use crate::tt::TranspositionTable;
-    use std::sync::atomic::AtomicBool;
+    use crate::search::{search_game, with_test_context, SearchLimits, SearchOptions, Silent};
 
     /// The best move of a search to `depth` for the player to move in `fen`.
     fn best(fen: &str, depth: u32) -> String {
@@ -178,21 +176,7 @@ mod tests {
 
     /// [`best`] with `threads` search threads (Lazy SMP sharing the table).
     fn best_with(fen: &str, depth: u32, threads: usize) -> String {
-        let pos = FpPosition::from_fen(fen).expect("FP-FEN");
-        let game = ParanoidGame::new(pos);
-        let tt = TranspositionTable::new(16);
-        let eval = EvalParams::new(
-            crate::rules::builtin_variants()
-                .get("chess")
-                .expect("chess"),
-        );
-        let (stop, pondering) = (AtomicBool::new(false), AtomicBool::new(false));
-        let ctx = SearchContext {
-            tt: &tt,
-            eval: &eval,
-            stop: &stop,
-            pondering: &pondering,
-        };
+        let game = ParanoidGame::new(FpPosition::from_fen(fen).expect("FP-FEN"));
         let limits = SearchLimits {
             depth: Some(depth),
             ..Default::default()
@@ -201,7 +185,7 @@ mod tests {
             threads,
             ..Default::default()
         };
-        let r = search_game(&game, &limits, &options, &ctx, &Silent);
+        let r = with_test_context(|ctx| search_game(&game, &limits, &options, ctx, &Silent));
         move_to_string(r.best)
     }
 
