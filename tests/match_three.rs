@@ -276,3 +276,30 @@ fn engine_counts_must_fit_the_variant() {
         assert!(err.contains(word), "{opts}: {err}");
     }
 }
+
+#[test]
+fn an_xboard_seat_plays_beside_uci_seats() {
+    let pgn = tmp("xboard.pgn");
+    let mut args = ours("x");
+    args.push("proto=xboard".into());
+    args.extend(ours("u"));
+    args.extend(ours("v"));
+    args.extend(words(&format!(
+        "-variant foreignpolicy -each depth=2 -games 6 -maxmoves 30 -pgnout {}",
+        pgn.display()
+    )));
+    let out = run(&args);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let games = games_of(&pgn);
+    assert_eq!(games.len(), 6);
+    for g in &games {
+        let t = g.tags["Termination"].as_str();
+        assert!(t == "normal" || t == "adjudication", "{t}: {}", g.moves);
+        assert!((sum_of(&g.tags["Result"]) - 1.0).abs() < 1e-9);
+        replay(g);
+    }
+}
