@@ -17,7 +17,7 @@ const DEFAULT_STALL_MS: u64 = 60_000;
 /// A whole match, as the command line asked for it.
 #[derive(Clone, Debug)]
 pub struct MatchConfig {
-    /// The two engines.
+    /// The engines: two, or three for Foreign Policy (one per seat).
     pub engines: Vec<EngineSpec>,
     /// The variant.
     pub variant: String,
@@ -81,6 +81,9 @@ match options:
   -sprt elo0=E0 elo1=E1 alpha=A beta=B       stop when the SPRT decides
   -ratinginterval N    print the Elo estimate every N games
   -debug               show all engine communication on stderr
+
+three seats (Foreign Policy): -variant foreignpolicy with exactly three -engine options;
+  seatings rotate over the six permutations (docs/match.md, \"Three seats\")
 
 example:
   chimera match -engine cmd=target/release/chimera name=new -engine cmd=/usr/games/fairymax \\
@@ -378,18 +381,13 @@ pub fn parse(args: &[String]) -> Result<Option<MatchConfig>, String> {
             o.seed = s;
         }
     }
-    if drafts.len() != 2 {
-        return Err(format!(
-            "a match needs exactly two -engine options, found {} (see 'chimera match -help')",
-            drafts.len()
-        ));
-    }
+    check_engine_count(&c.variant, drafts.len())?;
     for (i, d) in drafts.into_iter().enumerate() {
         c.engines.push(d.finish(&each, i)?);
     }
-    if c.engines[0].name == c.engines[1].name {
-        // the results and -resume tell engines apart by name
-        c.engines[1].name.push_str("-2");
+    distinct_names(&mut c.engines);
+    if c.engines.len() == 3 {
+        check_three_seat_options(&c)?;
     }
     if c.sprt.is_some() && c.rounds == 1 && c.games == 1 {
         return Err(
@@ -397,6 +395,57 @@ pub fn parse(args: &[String]) -> Result<Option<MatchConfig>, String> {
         );
     }
     Ok(Some(c))
+}
+
+/// Two engines for a two-colour variant, three (one per seat) for Foreign Policy.
+fn check_engine_count(variant: &str, n: usize) -> Result<(), String> {
+    let three_players = variant == crate::foreignpolicy::NAME;
+    match (three_players, n) {
+        (true, 3) | (false, 2) => Ok(()),
+        (true, _) => Err(format!(
+            "{variant} is a three-player game: a match needs exactly three -engine options (South, North and Peacekeeper seats rotate), found {n}"
+        )),
+        (false, 3) => Err(format!(
+            "three -engine options are only for foreignpolicy (three players); '{variant}' needs exactly two"
+        )),
+        (false, _) => Err(format!(
+            "a match needs exactly two -engine options, found {n} (see 'chimera match -help')"
+        )),
+    }
+}
+
+/// Renames engines that share a name (`a`, `a-2`, `a-3`): the results and -resume tell
+/// engines apart by name.
+fn distinct_names(engines: &mut [EngineSpec]) {
+    for i in 1..engines.len() {
+        if engines[..i].iter().any(|e| e.name == engines[i].name) {
+            engines[i].name.push_str(&format!("-{}", i + 1));
+        }
+    }
+}
+
+/// The options a three-seat match cannot honour: Elo-based SPRT, score-based adjudication
+/// (a paranoid score of one player says nothing about the other two) and -resume.
+fn check_three_seat_options(c: &MatchConfig) -> Result<(), String> {
+    let unsupported = [
+        (
+            c.sprt.is_some(),
+            "-sprt (there is no Elo for three players)",
+        ),
+        (c.adjudication.draw.is_some(), "-draw"),
+        (c.adjudication.resign.is_some(), "-resign"),
+        (c.resume, "-resume"),
+        (
+            c.openings.as_ref().is_some_and(|o| o.format == Format::Pgn),
+            "-openings format=pgn (give FP-FEN lines)",
+        ),
+    ];
+    match unsupported.iter().find(|(given, _)| *given) {
+        Some((_, what)) => Err(format!(
+            "{what} is not available in a three-seat match (foreignpolicy)"
+        )),
+        None => Ok(()),
+    }
 }
 
 /// `-each` keys given later override earlier ones; options, arguments and init strings add up.
@@ -625,5 +674,24 @@ mod tests {
             (c.engines[0].name.as_str(), c.engines[1].name.as_str()),
             ("a", "a-2")
         );
+    }
+
+    #[test]
+    fn three_engines_only_for_foreign_policy() {
+        let c = parse(&args(
+            "-variant foreignpolicy -engine cmd=x/a -engine cmd=y/a -engine cmd=z/a -each depth=2 -maxmoves 40",
+        ))
+        .expect("valid")
+        .expect("config");
+        let names: Vec<&str> = c.engines.iter().map(|e| e.name.as_str()).collect();
+        assert_eq!(names, ["a", "a-2", "a-3"]);
+        for bad in [
+            "-variant foreignpolicy -engine cmd=a -engine cmd=b -each depth=1",
+            "-engine cmd=a -engine cmd=b -engine cmd=c -each depth=1",
+            "-variant foreignpolicy -engine cmd=a -engine cmd=b -engine cmd=c -each depth=1 -resume",
+            "-variant foreignpolicy -engine cmd=a -engine cmd=b -engine cmd=c -each depth=1 -draw movenumber=1 movecount=1 score=1",
+        ] {
+            assert!(parse(&args(bad)).is_err(), "{bad}");
+        }
     }
 }

@@ -4,7 +4,7 @@
 //! they cannot parse; here our own rules judge every move. One file per concept:
 //! `config` (the cutechess-cli-like command line), `process` (engine processes and reads with
 //! deadlines), `client` (UCI and XBoard), `timecontrol` (limits and clocks), `openings`,
-//! `referee` (one game), `pgn` (SAN, writing and reading PGN), `stats` (Elo, LOS, SPRT) and
+//! `referee` (one game), `referee3` and `three` (Foreign Policy's three seats), `pgn` (SAN, writing and reading PGN), `stats` (Elo, LOS, SPRT) and
 //! `runner` (the schedule, concurrency, output). See docs/match.md.
 
 pub mod client;
@@ -13,8 +13,10 @@ pub mod openings;
 pub mod pgn;
 pub mod process;
 pub mod referee;
+pub mod referee3;
 pub mod runner;
 pub mod stats;
+pub mod three;
 pub mod timecontrol;
 
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -55,7 +57,12 @@ pub fn main(args: &[String]) -> i32 {
         }
     };
     catch_ctrl_c();
-    match runner::run(&cfg, &INTERRUPTED) {
+    let ran = if cfg.engines.len() == 3 {
+        three::run(&cfg, &INTERRUPTED)
+    } else {
+        runner::run(&cfg, &INTERRUPTED)
+    };
+    match ran {
         Ok(runner::Ending::Complete) => 0,
         Ok(runner::Ending::Interrupted) => 130,
         Err(e) => {

@@ -296,7 +296,7 @@ fn referee(
 }
 
 /// The termination and the words for a fault of the player `who`.
-fn fault_words(kind: FaultKind, who: &str) -> (Termination, String) {
+pub(super) fn fault_words(kind: FaultKind, who: &str) -> (Termination, String) {
     match kind {
         FaultKind::IllegalMove => (
             Termination::IllegalMove,
