@@ -289,71 +289,12 @@ fn random_positions_agree_with_the_model() {
     random_cross_checks(V, Rule::Coercion, 4, 60, 6, 0xC0E7_0002);
 }
 
-/// Random legal positions: both Kings and a few men, either side to move (FENs the engine
-/// refuses, e.g. with the side not to move in check, are skipped).
-fn random_positions(n: usize, seed: u64) -> Vec<String> {
-    let mut state = seed | 1;
-    let mut next = move || {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        state
-    };
-    let mut out = Vec::new();
-    while out.len() < n {
-        let mut board = ['.'; 64];
-        let men = 2 + (next() % 9) as usize;
-        let mut pieces = vec!['K', 'k'];
-        for _ in 0..men {
-            pieces.push(b"NBRQPnbrqp"[(next() % 10) as usize] as char);
-        }
-        for c in pieces {
-            loop {
-                let sq = (next() % 64) as usize;
-                let rank = sq / 8;
-                if board[sq] == '.' && !(c.eq_ignore_ascii_case(&'P') && (rank == 0 || rank == 7)) {
-                    board[sq] = c;
-                    break;
-                }
-            }
-        }
-        let mut fen = String::new();
-        for r in (0..8).rev() {
-            let mut empty = 0;
-            for f in 0..8 {
-                let c = board[r * 8 + f];
-                if c == '.' {
-                    empty += 1;
-                } else {
-                    if empty > 0 {
-                        fen += &empty.to_string();
-                        empty = 0;
-                    }
-                    fen.push(c);
-                }
-            }
-            if empty > 0 {
-                fen += &empty.to_string();
-            }
-            if r > 0 {
-                fen.push('/');
-            }
-        }
-        fen += if next() % 2 == 0 {
-            " w - - 0 1"
-        } else {
-            " b - - 0 1"
-        };
-        if Position::from_fen(rules(), &fen).is_ok() {
-            out.push(fen);
-        }
-    }
-    out
-}
-
 /// Positions from random games and random set-ups.
 fn sample_positions() -> Vec<String> {
-    let mut out = random_positions(300, 0xC0E7_0003);
+    let mut out: Vec<String> = random_positions(rules(), 300, 0xC0E7_0003)
+        .iter()
+        .map(Position::fen)
+        .collect();
     let mut state = 0x2545_F491_4F6C_DD1Du64;
     for _game in 0..6 {
         let mut p = Position::startpos(rules());
