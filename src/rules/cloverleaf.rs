@@ -473,13 +473,7 @@ impl Mechanic for Cloverleaf {
     }
 
     fn conflict(&self, other: &dyn Mechanic) -> Option<String> {
-        let relations = Hooks::ATTACK.with(Hooks::CHECK);
-        other.hooks().meets(relations).then(|| {
-            format!(
-                "cloverleaf has its own attack relation, and so does {}",
-                other.name()
-            )
-        })
+        super::relation_conflict("cloverleaf", other)
     }
 
     fn generate(&self, pos: &Position, list: &mut MoveList) {

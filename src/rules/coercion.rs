@@ -212,13 +212,7 @@ impl Mechanic for Coercion {
     }
 
     fn conflict(&self, other: &dyn Mechanic) -> Option<String> {
-        let relations = Hooks::ATTACK.with(Hooks::CHECK);
-        other.hooks().meets(relations).then(|| {
-            format!(
-                "coercion has its own attack relation, and so does {}",
-                other.name()
-            )
-        })
+        super::relation_conflict("coercion", other)
     }
 
     fn generate(&self, pos: &Position, list: &mut MoveList) {

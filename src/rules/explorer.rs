@@ -216,13 +216,7 @@ impl Mechanic for Explorer {
     }
 
     fn conflict(&self, other: &dyn Mechanic) -> Option<String> {
-        let relations = Hooks::ATTACK.with(Hooks::CHECK);
-        other.hooks().meets(relations).then(|| {
-            format!(
-                "explorer has its own attack relation, and so does {}",
-                other.name()
-            )
-        })
+        super::relation_conflict("explorer", other)
     }
 
     fn generate(&self, pos: &Position, list: &mut MoveList) {

@@ -80,6 +80,20 @@ pub static SELECTORS: &[(&str, &str)] = &[
     ("restriction", "restriction module"),
 ];
 
+/// Why a mechanic with its own attack relation (`who`, as messages name it) cannot play beside
+/// `other`, when `other` has one too: only one relation can be the check relation.
+pub(crate) fn relation_conflict(who: &str, other: &dyn Mechanic) -> Option<String> {
+    other
+        .hooks()
+        .meets(Hooks::ATTACK.with(Hooks::CHECK))
+        .then(|| {
+            format!(
+                "{who} has its own attack relation, and so does {}",
+                other.name()
+            )
+        })
+}
+
 /// The conflicts of a legality filter built for ordinary moves and alternating turns: with a
 /// turn schedule (whose turn-completion shortcuts assume the ordinary moves) and, for the
 /// restriction modules (`with_moves`), with a mechanic that has moves of its own (their

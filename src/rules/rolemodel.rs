@@ -459,13 +459,7 @@ impl Mechanic for RoleModel {
     }
 
     fn conflict(&self, other: &dyn Mechanic) -> Option<String> {
-        let relations = Hooks::ATTACK.with(Hooks::CHECK);
-        other.hooks().meets(relations).then(|| {
-            format!(
-                "rolemodel has its own attack relation, and so does {}",
-                other.name()
-            )
-        })
+        super::relation_conflict("rolemodel", other)
     }
 
     fn generate(&self, pos: &Position, list: &mut MoveList) {

@@ -278,13 +278,7 @@ impl Mechanic for Slide {
     }
 
     fn conflict(&self, other: &dyn Mechanic) -> Option<String> {
-        let relations = Hooks::ATTACK.with(Hooks::CHECK);
-        other.hooks().meets(relations).then(|| {
-            format!(
-                "specialMoves = slide has its own attack relation, and so does {}",
-                other.name()
-            )
-        })
+        super::relation_conflict("specialMoves = slide", other)
     }
 
     fn generate(&self, pos: &Position, list: &mut MoveList) {

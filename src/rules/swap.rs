@@ -151,13 +151,9 @@ impl Mechanic for Swap {
     }
 
     fn conflict(&self, other: &dyn Mechanic) -> Option<String> {
-        let relations = Hooks::ATTACK.with(Hooks::CHECK);
-        (self.then_move && other.hooks().meets(relations)).then(|| {
-            format!(
-                "swapThen = move has its own attack relation, and so does {}",
-                other.name()
-            )
-        })
+        self.then_move
+            .then(|| super::relation_conflict("swapThen = move", other))
+            .flatten()
     }
 
     fn generate(&self, pos: &Position, list: &mut MoveList) {
