@@ -210,19 +210,7 @@ fn the_legal_list_is_the_tested_list_and_the_count_its_length() {
 /// The model's perft against every count of the suite up to `budget`, and the sets of
 /// results at depths 1 and 2 of every line.
 fn suite_agrees(budget: u64) -> usize {
-    let path = format!("{}/tests/perft/{V}.epd", env!("CARGO_MANIFEST_DIR"));
-    let mut compared = 0;
-    for (fen, depths) in read_epd(&path) {
-        let m = M::from_fen(&fen);
-        for (d, n) in depths {
-            if n <= budget {
-                assert_eq!(m.perft(RULE, d), n, "model D{d} of {fen}");
-                compared += 1;
-            }
-        }
-        cross_check(V, RULE, &fen);
-    }
-    compared
+    model_suite_agrees(V, RULE, budget, |_, _| {})
 }
 
 #[test]
