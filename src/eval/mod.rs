@@ -5,8 +5,16 @@
 //! queen); its square table rewards squares where it has more moves (with every power the
 //! compiled tables hold, such as Camouflage's shade leaps). Powers that depend on the position
 //! come from the mechanics that give them (`Hooks::MOBILITY`): each target square gained or
-//! lost is worth [`MOBILITY_CP`]. Nothing here knows a variant by name: everything comes from
-//! `Rules`.
+//! lost is worth [`MOBILITY_CP`]. The positional terms (`terms.rs`: mobility, king safety,
+//! pawn structure, open files, threats) read what a man is from its move tables; their weights
+//! live in `weights.rs`, fitted by `chimera tune`. Nothing here knows a variant by name:
+//! everything comes from `Rules`.
+
+pub mod terms;
+pub mod weights;
+
+use terms::{Sink, Terms};
+use weights::{FEATURES, WEIGHTS};
 
 use crate::geometry::{Bitboard, Color, Square};
 use crate::piece::{PieceType, MAX_PIECE_TYPES};
@@ -52,6 +60,51 @@ pub struct EvalParams {
     max_phase: i32,
     /// Material value (middle game) per type, for move ordering and pruning.
     pub value: [i32; MAX_PIECE_TYPES],
+    terms: Terms,
+}
+
+/// Adds each feature's weighted count to a tapered score.
+struct Scorer(Score2);
+
+impl Sink for Scorer {
+    #[inline(always)]
+    fn add(&mut self, feature: usize, count: i32) {
+        self.0.mg += WEIGHTS[feature].mg * count;
+        self.0.eg += WEIGHTS[feature].eg * count;
+    }
+}
+
+/// One position's evaluation taken apart for the tuner: everything the weights do not touch
+/// (material, square tables, held men, the mechanics' mobility), the phase, and the count of
+/// every feature (all from White's point of view).
+#[derive(Clone, Debug)]
+pub struct EvalTrace {
+    /// The part outside the tuned weights.
+    pub base: Score2,
+    /// Game phase, 0 (end game) ..= `max_phase` (middle game).
+    pub phase: i32,
+    /// The phase of the start position.
+    pub max_phase: i32,
+    /// Count of each feature.
+    pub counts: [i32; FEATURES],
+}
+
+impl Sink for EvalTrace {
+    fn add(&mut self, feature: usize, count: i32) {
+        self.counts[feature] += count;
+    }
+}
+
+impl EvalTrace {
+    /// The evaluation (White's point of view) with `weights` in place of the built-in ones.
+    pub fn score(&self, weights: &[Score2; FEATURES]) -> i32 {
+        let mut s = self.base;
+        for (c, w) in self.counts.iter().zip(weights) {
+            s.mg += c * w.mg;
+            s.eg += c * w.eg;
+        }
+        (s.mg * self.phase + s.eg * (self.max_phase - self.phase)) / self.max_phase
+    }
 }
 
 fn empty_board_mobility(rules: &Rules, t: PieceType, sq: Square) -> f64 {
@@ -93,6 +146,7 @@ impl EvalParams {
         let mut psqt = vec![[Score2::default(); 64]; 2 * MAX_PIECE_TYPES];
         let mut phase = [0; MAX_PIECE_TYPES];
         let mut value = [0; MAX_PIECE_TYPES];
+        let mut avg_mobility = [0.0; MAX_PIECE_TYPES];
         let board = rules.board;
         let squares: Vec<Square> = board.iter().collect();
         let files = rules.shape.files as f64;
@@ -111,6 +165,7 @@ impl EvalParams {
                 .map(|&s| empty_board_mobility(rules, t, s))
                 .collect();
             let avg = mobility.iter().sum::<f64>() / mobility.len().max(1) as f64;
+            avg_mobility[t.index()] = avg;
             let (mg, eg) = if let (Some(mg), Some(eg)) = (
                 rules.piece_value[0][t.index()],
                 rules.piece_value[1][t.index()],
@@ -193,6 +248,7 @@ impl EvalParams {
             phase,
             max_phase: max_phase.max(1),
             value,
+            terms: Terms::new(rules, &value, &avg_mobility),
         }
     }
 
@@ -223,10 +279,10 @@ impl EvalParams {
         MOBILITY_CP * squares
     }
 
-    /// Static evaluation from the side to move's point of view, in centipawns.
-    pub fn evaluate(&self, pos: &Position) -> i32 {
-        let mut mg = 0;
-        let mut eg = 0;
+    /// Material and square tables (White's point of view) and the game phase.
+    #[inline(always)]
+    fn material(&self, pos: &Position) -> (Score2, i32) {
+        let mut s = Score2::default();
         let mut phase = 0;
         for t in pos.rules().piece_types() {
             let men = pos.kind(t);
@@ -235,28 +291,48 @@ impl EvalParams {
             }
             phase += self.phase[t.index()] * men.count() as i32;
             for sq in men {
-                let s = self.psqt[pos.piece_at(sq).index()][sq.index()];
-                mg += s.mg;
-                eg += s.eg;
+                let v = self.psqt[pos.piece_at(sq).index()][sq.index()];
+                s.mg += v.mg;
+                s.eg += v.eg;
             }
         }
         if pos.rules().mechanics.uses(Hooks::HOLDINGS) {
             let held = self.held_value(pos);
-            mg += held;
-            eg += held;
+            s.mg += held;
+            s.eg += held;
         }
         if pos.rules().mechanics.uses(Hooks::MOBILITY) {
             let mobility = self.mechanic_mobility(pos);
-            mg += mobility;
-            eg += mobility;
+            s.mg += mobility;
+            s.eg += mobility;
         }
-        let phase = phase.min(self.max_phase);
-        let score = (mg * phase + eg * (self.max_phase - phase)) / self.max_phase;
-        let tempo = 10;
+        (s, phase.min(self.max_phase))
+    }
+
+    /// Static evaluation from the side to move's point of view, in centipawns.
+    pub fn evaluate(&self, pos: &Position) -> i32 {
+        let (base, phase) = self.material(pos);
+        let mut scorer = Scorer(base);
+        terms::features(&self.terms, pos, &mut scorer);
+        let s = scorer.0;
+        let score = (s.mg * phase + s.eg * (self.max_phase - phase)) / self.max_phase;
         match pos.side_to_move() {
-            Color::White => score + tempo,
-            Color::Black => -score + tempo,
+            Color::White => score,
+            Color::Black => -score,
         }
+    }
+
+    /// The evaluation of `pos` taken apart (see [`EvalTrace`]).
+    pub fn trace(&self, pos: &Position) -> EvalTrace {
+        let (base, phase) = self.material(pos);
+        let mut trace = EvalTrace {
+            base,
+            phase,
+            max_phase: self.max_phase,
+            counts: [0; FEATURES],
+        };
+        terms::features(&self.terms, pos, &mut trace);
+        trace
     }
 }
 
@@ -305,6 +381,50 @@ mod tests {
             .load_str("u.ini", "[bad:chess]\npieceValueMg = z:5\n")
             .expect_err("no z");
         assert_eq!(err.key.as_deref(), Some("pieceValueMg"));
+    }
+
+    #[test]
+    fn trace_with_the_built_in_weights_is_the_evaluation() {
+        let set = builtin_variants();
+        for name in set.names() {
+            let rules = set.get(name).expect("listed");
+            let params = EvalParams::new(rules);
+            let mut pos = Position::startpos(rules);
+            // a few plies of a fixed walk, so pieces stand off their home squares
+            for ply in 0..12 {
+                let trace = params.trace(&pos);
+                let white = match pos.side_to_move() {
+                    Color::White => params.evaluate(&pos),
+                    Color::Black => -params.evaluate(&pos),
+                };
+                assert_eq!(trace.score(&WEIGHTS), white, "{name} ply {ply}");
+                let mut list = crate::moves::MoveList::new();
+                crate::movegen::legal_moves(&mut pos, &mut list);
+                if list.is_empty() {
+                    break;
+                }
+                pos.make(list[(ply * 7 + 3) % list.len()]);
+            }
+        }
+    }
+
+    #[test]
+    fn terms_see_structure() {
+        let chess = builtin_variants().get("chess").expect("chess");
+        let params = EvalParams::new(chess);
+        let counts = |fen: &str| params.trace(&Position::from_fen(chess, fen).expect("fen")).counts;
+        // White's e-pawn is passed three ranks from promotion; Black's a- and b-pawns are
+        // doubled and isolated on the a-file
+        let c = counts("4k3/p7/p7/4P3/8/8/8/4K3 w - - 0 1");
+        assert_eq!(c[weights::PASSED + 2], 1);
+        assert_eq!(c[weights::DOUBLED], -1);
+        assert_eq!(c[weights::ISOLATED], 1 - 2);
+        // a rook on an open file, a bishop pair for Black, a knight attacked by a pawn
+        let c = counts("2b1kb2/8/8/3n4/4P3/8/8/R3K3 w - - 0 1");
+        assert_eq!(c[weights::ROOK_OPEN], 1);
+        assert_eq!(c[weights::BISHOP_PAIR], -1);
+        assert_eq!(c[weights::THREAT_BY_PAWN], 1);
+        assert_eq!(c[weights::TEMPO], 1);
     }
 
     #[test]
