@@ -44,6 +44,8 @@ pub struct Terms {
     ranks: [Bitboard; 8],
     adjacent_files: [Bitboard; 8],
     has_pawns: bool,
+    /// Pawns capture one step diagonally forward (their attacks are two shifts).
+    orthodox_pawns: bool,
 }
 
 /// The mobility class of a man from its compiled move tables, if it has one.
@@ -97,6 +99,9 @@ impl Terms {
             ranks: [Bitboard::EMPTY; 8],
             adjacent_files: [Bitboard::EMPTY; 8],
             has_pawns: rules.piece(PieceType::PAWN).is_some(),
+            orthodox_pawns: rules
+                .piece(PieceType::PAWN)
+                .is_some_and(|p| p.betza == "fmWfcF"),
         };
         for ty in rules.piece_types() {
             let i = ty.index();
@@ -151,6 +156,8 @@ struct Attacks {
     pawns: [Bitboard; 2],
     zone: [Bitboard; 2],
     zone_attackers: [i32; 2],
+    /// Each side's men other than pawns and the royal man, by value band.
+    men_by_band: [[Bitboard; BANDS]; 2],
 }
 
 #[inline(always)]
@@ -166,7 +173,7 @@ pub fn features<S: Sink>(t: &Terms, pos: &Position, sink: &mut S) {
     let rules = pos.rules();
     let mut a = Attacks::default();
     for c in Color::ALL {
-        a.pawns[c.index()] = pawn_attacks(pos, c);
+        a.pawns[c.index()] = pawn_attacks(t, pos, c);
         if let Some(k) = pos.king_square(c) {
             a.zone[c.index()] = (TABLES.king[k.index()] | k.bb()) & rules.board;
         }
@@ -175,7 +182,7 @@ pub fn features<S: Sink>(t: &Terms, pos: &Position, sink: &mut S) {
         men(t, pos, c, &mut a, sink);
     }
     for c in Color::ALL {
-        threats(t, pos, c, &a, sink);
+        threats(c, &a, sink);
         king_safety(t, pos, c, &a, sink);
         if t.has_pawns {
             pawns(t, pos, c, &a, sink);
@@ -184,8 +191,15 @@ pub fn features<S: Sink>(t: &Terms, pos: &Position, sink: &mut S) {
     sink.add(TEMPO, sign(pos.side_to_move()));
 }
 
-fn pawn_attacks(pos: &Position, c: Color) -> Bitboard {
+fn pawn_attacks(t: &Terms, pos: &Position, c: Color) -> Bitboard {
     let rules = pos.rules();
+    if t.orthodox_pawns {
+        let pawns = pos.pieces_of(c, PieceType::PAWN);
+        let ahead = pawns.shift_ranks(c.forward());
+        let left = Bitboard(ahead.0 & !Bitboard::FILE_A.0).shift(-1);
+        let right = Bitboard(ahead.0 & !Bitboard::FILE_H.0).shift(1);
+        return (left | right) & rules.board;
+    }
     let Some(def) = rules.piece(PieceType::PAWN) else {
         return Bitboard::EMPTY;
     };
@@ -226,6 +240,7 @@ fn men<S: Sink>(t: &Terms, pos: &Position, c: Color, a: &mut Attacks, sink: &mut
         }
         let class = class as usize;
         let band = t.band[ty.index()];
+        a.men_by_band[us][band] |= men;
         for sq in men {
             let (quiet, caps) = def.moves.targets(c, sq, occ, rules.board);
             a.all[us] |= caps;
@@ -255,26 +270,12 @@ fn men<S: Sink>(t: &Terms, pos: &Position, c: Color, a: &mut Attacks, sink: &mut
 }
 
 /// `c`'s men attacking dearer enemy men, and enemy men `c` attacks that nobody defends.
-fn threats<S: Sink>(t: &Terms, pos: &Position, c: Color, a: &Attacks, sink: &mut S) {
-    let rules = pos.rules();
-    let enemy = c.flip();
-    let mut dearer_than_minor = Bitboard::EMPTY;
-    let mut heavy = Bitboard::EMPTY;
-    let mut victims = Bitboard::EMPTY;
-    for ty in rules.piece_types() {
-        if ty == PieceType::PAWN || Some(ty) == rules.royal {
-            continue;
-        }
-        let men = pos.pieces_of(enemy, ty);
-        victims |= men;
-        if t.band[ty.index()] >= BAND_ROOK {
-            dearer_than_minor |= men;
-        }
-        if t.band[ty.index()] == BAND_HEAVY {
-            heavy |= men;
-        }
-    }
-    let (us, them) = (c.index(), enemy.index());
+fn threats<S: Sink>(c: Color, a: &Attacks, sink: &mut S) {
+    let (us, them) = (c.index(), c.flip().index());
+    let bands = &a.men_by_band[them];
+    let heavy = bands[BAND_HEAVY];
+    let dearer_than_minor = bands[BAND_ROOK] | heavy;
+    let victims = bands[BAND_PAWN] | bands[BAND_MINOR] | dearer_than_minor;
     let s = sign(c);
     sink.add(THREAT_BY_PAWN, s * (victims & a.pawns[us]).count() as i32);
     sink.add(
