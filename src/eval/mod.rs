@@ -412,7 +412,11 @@ mod tests {
     fn terms_see_structure() {
         let chess = builtin_variants().get("chess").expect("chess");
         let params = EvalParams::new(chess);
-        let counts = |fen: &str| params.trace(&Position::from_fen(chess, fen).expect("fen")).counts;
+        let counts = |fen: &str| {
+            params
+                .trace(&Position::from_fen(chess, fen).expect("fen"))
+                .counts
+        };
         // White's e-pawn is passed three ranks from promotion; Black's a- and b-pawns are
         // doubled and isolated on the a-file
         let c = counts("4k3/p7/p7/4P3/8/8/8/4K3 w - - 0 1");

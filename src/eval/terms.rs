@@ -115,16 +115,22 @@ impl Terms {
             t.ranks[sq.rank() as usize] |= sq.bb();
         }
         for f in 0..nfiles {
-            let left = if f > 0 { t.files[f as usize - 1] } else { Bitboard::EMPTY };
-            let right = if f + 1 < nfiles { t.files[f as usize + 1] } else { Bitboard::EMPTY };
+            let left = if f > 0 {
+                t.files[f as usize - 1]
+            } else {
+                Bitboard::EMPTY
+            };
+            let right = if f + 1 < nfiles {
+                t.files[f as usize + 1]
+            } else {
+                Bitboard::EMPTY
+            };
             t.adjacent_files[f as usize] = left | right;
         }
         for color in Color::ALL {
             let c = color.index();
             for sq in board.iter() {
-                let ahead = |other: Square| {
-                    (other.rank() - sq.rank()) * color.forward() > 0
-                };
+                let ahead = |other: Square| (other.rank() - sq.rank()) * color.forward() > 0;
                 let near = t.files[sq.file() as usize] | t.adjacent_files[sq.file() as usize];
                 for other in near.iter() {
                     if ahead(other) {
@@ -246,7 +252,10 @@ fn men<S: Sink>(t: &Terms, pos: &Position, c: Color, a: &mut Attacks, sink: &mut
             a.all[us] |= caps;
             a.by_band[us][band] |= caps;
             let reach = ((quiet | caps) & safe).count() as i32;
-            sink.add(MOBILITY + class, sign(c) * (reach - t.mobility_base[ty.index()]));
+            sink.add(
+                MOBILITY + class,
+                sign(c) * (reach - t.mobility_base[ty.index()]),
+            );
             let zone = caps & a.zone[them];
             if zone.any() {
                 a.zone_attackers[them] += 1;
@@ -286,7 +295,10 @@ fn threats<S: Sink>(c: Color, a: &Attacks, sink: &mut S) {
         THREAT_BY_ROOK,
         s * (heavy & a.by_band[us][BAND_ROOK]).count() as i32,
     );
-    sink.add(HANGING, s * (victims & a.all[us] & !a.all[them]).count() as i32);
+    sink.add(
+        HANGING,
+        s * (victims & a.all[us] & !a.all[them]).count() as i32,
+    );
 }
 
 /// Attacks on `c`'s king zone, its pawn shield and the open files around it.
@@ -308,7 +320,10 @@ fn king_safety<S: Sink>(t: &Terms, pos: &Position, c: Color, a: &Attacks, sink: 
             Bitboard::EMPTY
         }
     };
-    sink.add(SHIELD_NEAR, s * (own & files & rank_ahead(1)).count() as i32);
+    sink.add(
+        SHIELD_NEAR,
+        s * (own & files & rank_ahead(1)).count() as i32,
+    );
     sink.add(SHIELD_FAR, s * (own & files & rank_ahead(2)).count() as i32);
     for f in (k.file() - 1).max(0)..=(k.file() + 1).min(7) {
         let file = t.files[f as usize];

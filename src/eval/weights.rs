@@ -83,7 +83,9 @@ pub fn feature_name(f: usize) -> String {
     const CLASS: [&str; CLASSES] = ["leaper", "diagonal", "orthogonal", "both", "rider"];
     match f {
         _ if f < KING_ZONE_ATTACKS => format!("mobility {}", CLASS[f - MOBILITY]),
-        _ if f < KING_ATTACKER_PAIRS => format!("king zone attacks {}", CLASS[f - KING_ZONE_ATTACKS]),
+        _ if f < KING_ATTACKER_PAIRS => {
+            format!("king zone attacks {}", CLASS[f - KING_ZONE_ATTACKS])
+        }
         _ if (PASSED..PASSED + PASSED_RANGE).contains(&f) => format!("passed {}", f - PASSED + 1),
         KING_ATTACKER_PAIRS => "king attacker pairs".into(),
         SHIELD_NEAR => "shield near".into(),
