@@ -22,4 +22,5 @@ pub mod rules;
 pub mod search;
 pub mod tournament;
 pub mod tt;
+pub mod tune;
 pub mod variant;
