@@ -1,6 +1,6 @@
-//! The command line: `perft`, `divide`, `check`, `moves`, `variants`, `bench`, and `match`
-//! (its own parser in `tournament::config`). Errors go to stderr with a non-zero exit code;
-//! nothing a user types can panic the program.
+//! The command line: `perft`, `divide`, `check`, `moves`, `variants`, `bench`, `datagen` and
+//! `tune` (`crate::tune`), and `match` (its own parser in `tournament::config`). Errors go to
+//! stderr with a non-zero exit code; nothing a user types can panic the program.
 
 /// Prints a line to standard output; a closed pipe (`chimera perft 5 | head -1`) is not an error.
 macro_rules! say {
@@ -34,6 +34,14 @@ subcommands:
   bench  [DEPTH]       fixed-depth searches of fixed positions (one thread); the last line
                        is the node-count signature `Bench: <nodes> nodes <nps> nps`
   variants             list the known variants
+  datagen --variant V --games N --out FILE [--nodes K] [--threads T] [--seed S]
+          [--random-plies P] [--variants INI]
+                       self-play games at K nodes a move (default 5000) from the start
+                       plus P random plies (default 8); writes quiet positions as
+                       'FEN | RESULT' (White's result) for tune
+  tune   --variant V --data FILE [--epochs E] [--rate R] [--write PATH] [--variants INI]
+                       fit the evaluation weights to the results (Texel method, Adam,
+                       E epochs, default 300); --write rewrites the table of a weights.rs
   match  -engine cmd=PROG ... -engine cmd=PROG ... -each tc=10+0.1 [OPTIONS]
                        referee a match between two UCI/XBoard engines in any variant
                        (PGN, Elo, SPRT; 'chimera match -help' lists the options)
@@ -440,6 +448,136 @@ fn cmd_bench(o: &Options) -> Result<(), String> {
     Ok(())
 }
 
+/// `--name value` pairs of the options in `allowed` (each at most once, no other arguments).
+fn flag_values(
+    cmd: &str,
+    args: &[String],
+    allowed: &[&str],
+) -> Result<std::collections::HashMap<String, String>, String> {
+    let mut map = std::collections::HashMap::new();
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        if !allowed.contains(&a.as_str()) {
+            return Err(match a.starts_with("--") {
+                true => format!("unknown option '{a}' for '{cmd}' (try 'chimera help')"),
+                false => format!("unexpected argument '{a}' for '{cmd}'"),
+            });
+        }
+        let v = it.next().ok_or_else(|| format!("{a} needs a value"))?;
+        if map.insert(a.clone(), v.clone()).is_some() {
+            return Err(format!("{a} is given twice"));
+        }
+    }
+    Ok(map)
+}
+
+/// The number given for `name`, or `default`; it must lie in `range`.
+fn number<T>(
+    map: &std::collections::HashMap<String, String>,
+    name: &str,
+    default: T,
+    range: std::ops::RangeInclusive<T>,
+) -> Result<T, String>
+where
+    T: std::str::FromStr + PartialOrd + std::fmt::Display + Copy,
+{
+    let Some(v) = map.get(name) else {
+        return Ok(default);
+    };
+    v.parse().ok().filter(|n| range.contains(n)).ok_or_else(|| {
+        format!(
+            "{name} takes a number from {} to {}, not '{v}'",
+            range.start(),
+            range.end()
+        )
+    })
+}
+
+/// The two-player variant named by `--variant` (loading `--variants` first).
+fn tune_variant(
+    map: &std::collections::HashMap<String, String>,
+) -> Result<&'static crate::position::Variant, String> {
+    let name = map.get("--variant").ok_or("--variant is required")?;
+    if name == crate::foreignpolicy::NAME {
+        return Err(format!(
+            "{name} has three players; datagen and tune take a two-player variant"
+        ));
+    }
+    let o = Options {
+        variant: name.clone(),
+        fen: None,
+        moves: Vec::new(),
+        threads: 1,
+        variants_file: map.get("--variants").cloned(),
+        positional: Vec::new(),
+        given: Vec::new(),
+    };
+    Ok(setup(&o)?.rules())
+}
+
+fn cmd_datagen(args: &[String]) -> Result<(), String> {
+    use crate::tune::datagen::{generate, DatagenConfig};
+    const ALLOWED: [&str; 8] = [
+        "--variant",
+        "--games",
+        "--nodes",
+        "--out",
+        "--threads",
+        "--seed",
+        "--random-plies",
+        "--variants",
+    ];
+    let map = flag_values("datagen", args, &ALLOWED)?;
+    let out_path = map.get("--out").ok_or("--out is required")?;
+    if !map.contains_key("--games") {
+        return Err("--games is required".into());
+    }
+    let cfg = DatagenConfig {
+        games: number(&map, "--games", 1, 1..=100_000_000)?,
+        nodes: number(&map, "--nodes", 5000, 1..=1_000_000_000)?,
+        threads: number(&map, "--threads", 1, 1..=1024)?,
+        seed: number(&map, "--seed", 1, 0..=u64::MAX)?,
+        random_plies: number(&map, "--random-plies", 8, 0..=200)?,
+    };
+    let rules = tune_variant(&map)?;
+    let file = std::fs::File::create(out_path).map_err(|e| format!("{out_path}: {e}"))?;
+    let mut out = std::io::BufWriter::new(file);
+    let stats = generate(rules, &cfg, &mut out, true).map_err(|e| format!("{out_path}: {e}"))?;
+    eprintln!(
+        "datagen: {} games, {} positions in {:.1} s ({:.1} positions/s){}",
+        stats.games,
+        stats.positions,
+        stats.seconds,
+        stats.positions as f64 / stats.seconds.max(1e-9),
+        match stats.skipped {
+            0 => String::new(),
+            n => format!(", {n} games skipped (no random opening that goes on)"),
+        }
+    );
+    Ok(())
+}
+
+fn cmd_tune(args: &[String]) -> Result<(), String> {
+    use crate::tune::{run_tune, TuneConfig};
+    const ALLOWED: [&str; 6] = [
+        "--variant",
+        "--data",
+        "--epochs",
+        "--rate",
+        "--write",
+        "--variants",
+    ];
+    let map = flag_values("tune", args, &ALLOWED)?;
+    let cfg = TuneConfig {
+        data: map.get("--data").ok_or("--data is required")?.clone(),
+        epochs: number(&map, "--epochs", 300, 0..=1_000_000)?,
+        rate: number(&map, "--rate", 1.0, 1e-9..=1e6)?,
+        write: map.get("--write").cloned(),
+    };
+    let rules = tune_variant(&map)?;
+    run_tune(rules, &cfg, &mut std::io::stdout())
+}
+
 /// Runs the command line; returns the process exit code.
 pub fn run(args: &[String]) -> i32 {
     let Some(cmd) = args.first() else {
@@ -456,6 +594,8 @@ pub fn run(args: &[String]) -> i32 {
         }
         // its own cutechess-cli-like options and exit codes (130 after Ctrl-C)
         "match" => return crate::tournament::main(rest),
+        "datagen" => cmd_datagen(rest),
+        "tune" => cmd_tune(rest),
         "perft" | "divide" | "moves" | "check" | "variants" | "bench" => {
             match parse_options(rest) {
                 Err(e) => Err(e),

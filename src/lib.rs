@@ -5,6 +5,8 @@
 //! (variants.ini -> `Rules`) <- `position` (board, make/unmake, Zobrist, FEN) <- `movegen`
 //! (orthodox and generic generators, notation) <- `rules` (one module per special mechanic)
 //! <- `perft` <- `cli`; `tournament` (the `match` referee) judges engines with `rules`.
+//! `tune` (`datagen` and `tune` on the command line) plays games through `search` and fits the
+//! weights of `eval`.
 #![deny(missing_docs)]
 
 pub mod cli;
@@ -22,4 +24,5 @@ pub mod rules;
 pub mod search;
 pub mod tournament;
 pub mod tt;
+pub mod tune;
 pub mod variant;

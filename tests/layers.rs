@@ -21,6 +21,7 @@ const LAYERS: &[(&str, u32)] = &[
     ("tt", 7),
     ("search", 8),
     ("engine", 9),
+    ("tune", 9),
     ("protocol", 10),
     ("tournament", 10),
     ("cli", 11),

@@ -1,0 +1,319 @@
+//! Training positions from self-play: the engine plays itself at a fixed node count per move
+//! from the start position plus a few random plies, and the quiet positions of each game are
+//! written with the game's result (`FEN | RESULT`, RESULT 1.0, 0.5 or 0.0 for White).
+//!
+//! Games are adjudicated to save time: a win once one side's score has stayed at 1000 cp or
+//! more for [`WIN_PLIES`] plies in a row (four moves of each side, both searches agreeing), a
+//! draw after [`MAX_PLIES`] plies; otherwise the rules end the game. Every game is seeded from
+//! the run's seed and its index and starts with a cleared table, so the output does not
+//! depend on the number of threads (games are written in order).
+
+use crate::eval::EvalParams;
+use crate::geometry::Color;
+use crate::movegen::generic::is_capture;
+use crate::movegen::{in_check, legal_moves};
+use crate::moves::{Move, MoveList};
+use crate::position::{Position, Variant};
+use crate::rules::outcome::{verdict, Outcome};
+use crate::search::{search, SearchContext, SearchLimits, SearchOptions, Silent, MATE_BOUND};
+use crate::tt::TranspositionTable;
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc;
+use std::time::Instant;
+
+/// Score (centipawns, for one side) from which a game counts as won once it holds.
+pub const WIN_SCORE: i32 = 1000;
+/// Plies in a row the winning score must hold.
+pub const WIN_PLIES: u32 = 8;
+/// Plies after which a game is a draw.
+pub const MAX_PLIES: usize = 300;
+/// Positions scored beyond this (centipawns) are not recorded.
+pub const RECORD_LIMIT: i32 = 1500;
+/// Transposition table per game, in MB.
+pub const HASH_MB: usize = 4;
+
+/// What `chimera datagen` was asked for.
+#[derive(Clone, Debug)]
+pub struct DatagenConfig {
+    /// Number of games.
+    pub games: usize,
+    /// Nodes per move.
+    pub nodes: u64,
+    /// Games played at once.
+    pub threads: usize,
+    /// Seed of the random openings.
+    pub seed: u64,
+    /// Random plies before the engine plays.
+    pub random_plies: usize,
+}
+
+/// What a run produced.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct DatagenStats {
+    /// Games played.
+    pub games: usize,
+    /// Positions written.
+    pub positions: usize,
+    /// Games whose random opening could not be found (the variant kept ending).
+    pub skipped: usize,
+    /// Wall-clock seconds.
+    pub seconds: f64,
+}
+
+/// One finished game: its recorded positions and result (White's point of view), or `None`
+/// when no random opening that goes on could be found.
+struct GameRecord {
+    fens: Vec<String>,
+    result: Option<f64>,
+}
+
+/// A small seeded generator (splitmix64).
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// Uniform in `0..n` (`n` > 0).
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+/// The start position plus `plies` uniformly random legal plies, none of which ends the game;
+/// `None` after many failed tries.
+fn random_opening(rules: &'static Variant, rng: &mut Rng, plies: usize) -> Option<Position> {
+    'attempt: for _ in 0..1000 {
+        let mut pos = Position::startpos(rules);
+        for _ in 0..plies {
+            let mut list = MoveList::new();
+            legal_moves(&mut pos, &mut list);
+            if list.is_empty() {
+                continue 'attempt;
+            }
+            pos.make(list.as_slice()[rng.below(list.len())]);
+            if verdict(&mut pos).is_some() {
+                continue 'attempt;
+            }
+        }
+        return Some(pos);
+    }
+    None
+}
+
+/// Whether a position where `best` is played is recorded: the side to move is not in check,
+/// the move neither captures nor promotes, and the score is moderate.
+fn quiet(pos: &Position, best: Move, white_score: i32) -> bool {
+    white_score.abs() <= RECORD_LIMIT
+        && best.promotion_type().is_none()
+        && !in_check(pos)
+        && !is_capture(pos, best)
+}
+
+/// The game's result for White from a verdict.
+fn points(outcome: Outcome) -> f64 {
+    match outcome {
+        Outcome::Win(Color::White) => 1.0,
+        Outcome::Win(Color::Black) => 0.0,
+        Outcome::Draw => 0.5,
+    }
+}
+
+/// One search of `pos` at `nodes` nodes, silent and single-threaded: best move and score for
+/// White.
+fn search_move(
+    pos: &Position,
+    nodes: u64,
+    tt: &TranspositionTable,
+    eval: &EvalParams,
+) -> (Move, i32) {
+    let limits = SearchLimits {
+        nodes: Some(nodes),
+        ..Default::default()
+    };
+    let (stop, pondering) = (AtomicBool::new(false), AtomicBool::new(false));
+    let ctx = SearchContext {
+        tt,
+        eval,
+        stop: &stop,
+        pondering: &pondering,
+    };
+    let r = search(pos, &limits, &SearchOptions::default(), &ctx, &Silent);
+    let white = match pos.chooser() {
+        Color::White => r.score,
+        Color::Black => -r.score,
+    };
+    (r.best, white)
+}
+
+/// Tracks the adjudication: plies in a row with a winning score for White (positive) or
+/// Black (negative).
+fn streak_after(streak: i32, white_score: i32) -> i32 {
+    match white_score {
+        s if s >= WIN_SCORE => streak.max(0) + 1,
+        s if s <= -WIN_SCORE => streak.min(0) - 1,
+        _ => 0,
+    }
+}
+
+/// Plays game `index` of the run.
+fn play_game(
+    rules: &'static Variant,
+    cfg: &DatagenConfig,
+    index: usize,
+    tt: &TranspositionTable,
+    eval: &EvalParams,
+) -> GameRecord {
+    let mut rng = Rng(cfg.seed ^ (index as u64).wrapping_mul(0xD1B5_4A32_D192_ED03));
+    let Some(mut pos) = random_opening(rules, &mut rng, cfg.random_plies) else {
+        return GameRecord {
+            fens: Vec::new(),
+            result: None,
+        };
+    };
+    tt.clear();
+    let mut fens = Vec::new();
+    let mut streak = 0;
+    let mut plies = cfg.random_plies;
+    let result = loop {
+        if let Some(v) = verdict(&mut pos) {
+            break points(v.outcome);
+        }
+        if plies >= MAX_PLIES {
+            break 0.5;
+        }
+        let (best, white) = search_move(&pos, cfg.nodes, tt, eval);
+        if best.is_none() {
+            break 0.5;
+        }
+        if quiet(&pos, best, white) && white.abs() < MATE_BOUND {
+            fens.push(pos.fen());
+        }
+        streak = streak_after(streak, white);
+        if streak.unsigned_abs() >= WIN_PLIES {
+            break if streak > 0 { 1.0 } else { 0.0 };
+        }
+        pos.make(best);
+        plies += 1;
+    };
+    GameRecord {
+        fens,
+        result: Some(result),
+    }
+}
+
+/// Writes the records that are next in order; returns positions written.
+fn flush_in_order(
+    pending: &mut BTreeMap<usize, GameRecord>,
+    next: &mut usize,
+    out: &mut dyn Write,
+    stats: &mut DatagenStats,
+) -> std::io::Result<()> {
+    while let Some(record) = pending.remove(next) {
+        *next += 1;
+        match record.result {
+            Some(r) => {
+                for fen in &record.fens {
+                    writeln!(out, "{fen} | {r:.1}")?;
+                }
+                stats.games += 1;
+                stats.positions += record.fens.len();
+            }
+            None => stats.skipped += 1,
+        }
+    }
+    Ok(())
+}
+
+/// Plays `cfg.games` games on `cfg.threads` threads and writes their positions to `out`;
+/// progress goes to standard error when `progress` is set.
+pub fn generate(
+    rules: &'static Variant,
+    cfg: &DatagenConfig,
+    out: &mut dyn Write,
+    progress: bool,
+) -> std::io::Result<DatagenStats> {
+    crate::geometry::attacks::init();
+    let start = Instant::now();
+    let next_game = AtomicUsize::new(0);
+    let (tx, rx) = mpsc::channel::<(usize, GameRecord)>();
+    let mut stats = DatagenStats::default();
+    std::thread::scope(|scope| -> std::io::Result<()> {
+        for _ in 0..cfg.threads.clamp(1, cfg.games.max(1)) {
+            let tx = tx.clone();
+            let next_game = &next_game;
+            scope.spawn(move || {
+                let tt = TranspositionTable::new(HASH_MB);
+                let eval = EvalParams::new(rules);
+                loop {
+                    let i = next_game.fetch_add(1, Ordering::Relaxed);
+                    if i >= cfg.games || tx.send((i, play_game(rules, cfg, i, &tt, &eval))).is_err()
+                    {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(tx);
+        let (mut pending, mut next) = (BTreeMap::new(), 0);
+        for (i, record) in rx {
+            pending.insert(i, record);
+            let result = flush_in_order(&mut pending, &mut next, out, &mut stats);
+            if let Err(e) = result {
+                next_game.store(cfg.games, Ordering::Relaxed);
+                return Err(e);
+            }
+            if progress {
+                report(&stats, cfg.games, start.elapsed().as_secs_f64());
+            }
+        }
+        Ok(())
+    })?;
+    out.flush()?;
+    stats.seconds = start.elapsed().as_secs_f64();
+    Ok(stats)
+}
+
+/// One progress line on standard error.
+fn report(stats: &DatagenStats, total: usize, secs: f64) {
+    eprintln!(
+        "datagen: games {}/{total}, positions {}, {:.1} positions/s",
+        stats.games + stats.skipped,
+        stats.positions,
+        stats.positions as f64 / secs.max(1e-9)
+    );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::builtin_variants;
+
+    #[test]
+    fn adjudication_streaks() {
+        let mut s = 0;
+        for _ in 0..WIN_PLIES {
+            s = streak_after(s, 1200);
+        }
+        assert_eq!(s, WIN_PLIES as i32);
+        assert_eq!(streak_after(s, 999), 0);
+        assert_eq!(streak_after(s, -1000), -1);
+    }
+
+    #[test]
+    fn openings_are_reproducible_and_go_on() {
+        crate::geometry::attacks::init();
+        let chess = builtin_variants().get("chess").expect("chess");
+        let a = random_opening(chess, &mut Rng(5), 8).expect("opening");
+        let b = random_opening(chess, &mut Rng(5), 8).expect("opening");
+        assert_eq!(a.fen(), b.fen());
+        assert_ne!(a.fen(), Position::startpos(chess).fen());
+    }
+}
