@@ -432,6 +432,20 @@ mod tests {
     }
 
     #[test]
+    fn a_cannon_is_classed_by_its_hopping_captures() {
+        let espionage = builtin_variants().get("espionage").expect("espionage");
+        let params = EvalParams::new(espionage);
+        // White's cannon on the open c-file, no rooks: not a rook on an open file
+        let pos = Position::from_fen(espionage, "1k5/7/7/7/7/7/2C2K1 w - - 0 1 -").expect("fen");
+        let c = params.trace(&pos).counts;
+        assert_eq!(c[weights::ROOK_OPEN], 0);
+        assert_eq!(c[weights::ROOK_SEMI_OPEN], 0);
+        // its moves count as a rider's, not an orthogonal slider's
+        assert_ne!(c[weights::MOBILITY + weights::CLASS_RIDER], 0);
+        assert_eq!(c[weights::MOBILITY + weights::CLASS_ORTHOGONAL], 0);
+    }
+
+    #[test]
     fn fairy_values_follow_mobility() {
         assert!((value_from_mobility(5.25) - 320.0).abs() < 1e-9);
         assert!(value_from_mobility(12.0) > value_from_mobility(8.75));

@@ -48,7 +48,9 @@ pub struct Terms {
     orthodox_pawns: bool,
 }
 
-/// The mobility class of a man from its compiled move tables, if it has one.
+/// The mobility class of a man from its compiled move tables, if it has one: by the lines it
+/// captures along (what mobility, open files and king attacks are about), so a cannon that
+/// moves as a rook but captures by hopping is a rider.
 fn mobility_class(rules: &Rules, t: PieceType) -> u8 {
     if Some(t) == rules.royal || t == PieceType::PAWN {
         return NO_CLASS;
@@ -57,13 +59,13 @@ fn mobility_class(rules: &Rules, t: PieceType) -> u8 {
         return NO_CLASS;
     };
     let m = &def.moves;
-    let orthogonal = m.rook_move.is_some() || m.rook_capture.is_some();
-    let diagonal = m.bishop_move.is_some() || m.bishop_capture.is_some();
+    let orthogonal = m.rook_capture.is_some();
+    let diagonal = m.bishop_capture.is_some();
     (match (orthogonal, diagonal) {
         (true, true) => CLASS_BOTH,
         (true, false) => CLASS_ORTHOGONAL,
         (false, true) => CLASS_DIAGONAL,
-        _ if !m.rays.is_empty() => CLASS_RIDER,
+        _ if m.rays.iter().any(|r| r.captures) => CLASS_RIDER,
         _ => CLASS_LEAPER,
     }) as u8
 }
