@@ -446,6 +446,20 @@ mod tests {
     }
 
     #[test]
+    fn an_immune_man_is_no_target_of_threats() {
+        let espionage = builtin_variants().get("espionage").expect("espionage");
+        let params = EvalParams::new(espionage);
+        let threat = |fen: &str| {
+            let pos = Position::from_fen(espionage, fen).expect("fen");
+            params.trace(&pos).counts[weights::THREAT_BY_PAWN]
+        };
+        // the pawn on c3 attacks the spy on d4: no threat while the spy is immune, one when
+        // it has just captured and may be taken
+        assert_eq!(threat("1k5/7/7/3s3/2P4/7/5K1 w - - 0 1 -"), 0);
+        assert_eq!(threat("1k5/7/7/3s3/2P4/7/5K1 w - - 0 1 d4"), 1);
+    }
+
+    #[test]
     fn fairy_values_follow_mobility() {
         assert!((value_from_mobility(5.25) - 320.0).abs() < 1e-9);
         assert!(value_from_mobility(12.0) > value_from_mobility(8.75));

@@ -8,7 +8,7 @@ use super::weights::*;
 use crate::geometry::attacks::TABLES;
 use crate::geometry::{Bitboard, Color, Square};
 use crate::piece::{PieceType, MAX_PIECE_TYPES};
-use crate::position::Position;
+use crate::position::{Hooks, Position};
 use crate::variant::Rules;
 
 /// Receives the feature counts of one position.
@@ -166,6 +166,8 @@ struct Attacks {
     zone_attackers: [i32; 2],
     /// Each side's men other than pawns and the royal man, by value band.
     men_by_band: [[Bitboard; BANDS]; 2],
+    /// Men no move may capture now (a mechanic's immunity, such as a spy's).
+    immune: Bitboard,
 }
 
 #[inline(always)]
@@ -180,6 +182,9 @@ fn sign(c: Color) -> i32 {
 pub fn features<S: Sink>(t: &Terms, pos: &Position, sink: &mut S) {
     let rules = pos.rules();
     let mut a = Attacks::default();
+    if rules.mechanics.uses(Hooks::IMMUNE) {
+        a.immune = immune(pos);
+    }
     for c in Color::ALL {
         a.pawns[c.index()] = pawn_attacks(t, pos, c);
         if let Some(k) = pos.king_square(c) {
@@ -197,6 +202,16 @@ pub fn features<S: Sink>(t: &Terms, pos: &Position, sink: &mut S) {
         }
     }
     sink.add(TEMPO, sign(pos.side_to_move()));
+}
+
+/// The men the mechanics make immune to capture: no threat against them counts.
+#[cold]
+fn immune(pos: &Position) -> Bitboard {
+    let mut set = Bitboard::EMPTY;
+    for m in pos.rules().mechanics.with_hook(Hooks::IMMUNE) {
+        set |= m.immune(pos);
+    }
+    set
 }
 
 fn pawn_attacks(t: &Terms, pos: &Position, c: Color) -> Bitboard {
@@ -286,7 +301,9 @@ fn threats<S: Sink>(c: Color, a: &Attacks, sink: &mut S) {
     let bands = &a.men_by_band[them];
     let heavy = bands[BAND_HEAVY];
     let dearer_than_minor = bands[BAND_ROOK] | heavy;
-    let victims = bands[BAND_PAWN] | bands[BAND_MINOR] | dearer_than_minor;
+    let victims = (bands[BAND_PAWN] | bands[BAND_MINOR] | dearer_than_minor) & !a.immune;
+    let heavy = heavy & !a.immune;
+    let dearer_than_minor = dearer_than_minor & !a.immune;
     let s = sign(c);
     sink.add(THREAT_BY_PAWN, s * (victims & a.pawns[us]).count() as i32);
     sink.add(
