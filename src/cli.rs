@@ -38,10 +38,15 @@ subcommands:
           [--random-plies P] [--variants INI]
                        self-play games at K nodes a move (default 5000) from the start
                        plus P random plies (default 8); writes quiet positions as
-                       'FEN | RESULT' (White's result) for tune
-  tune   --variant V --data FILE [--epochs E] [--rate R] [--write PATH] [--variants INI]
-                       fit the evaluation weights to the results (Texel method, Adam,
-                       E epochs, default 300); --write rewrites the table of a weights.rs
+                       'FEN | RESULT | SCORE' (White's result and search score) for tune
+  tune   --variant V --data FILE [--epochs E] [--rate R] [--lambda L] [--l2 C]
+          [--max-change D] [--validation F] [--write PATH] [--variants INI]
+                       fit the evaluation weights (Texel method, Adam, E epochs, default
+                       300) to L * sigmoid(score) + (1 - L) * result (L default 0.5), pulled
+                       to the built-in weights by C * sum((w - w0)^2) (default 1e-7) and
+                       kept within D of them; the share F of the positions (default 0.1,
+                       blocks of 1000) is held out and the epoch with the best validation
+                       error is kept; --write rewrites the table of a weights.rs
   match  -engine cmd=PROG ... -engine cmd=PROG ... -each tc=10+0.1 [OPTIONS]
                        referee a match between two UCI/XBoard engines in any variant
                        (PGN, Elo, SPRT; 'chimera match -help' lists the options)
@@ -558,12 +563,16 @@ fn cmd_datagen(args: &[String]) -> Result<(), String> {
 }
 
 fn cmd_tune(args: &[String]) -> Result<(), String> {
-    use crate::tune::{run_tune, TuneConfig};
-    const ALLOWED: [&str; 6] = [
+    use crate::tune::{run_tune, TuneConfig, DEFAULT_L2, DEFAULT_LAMBDA, DEFAULT_VALIDATION};
+    const ALLOWED: [&str; 10] = [
         "--variant",
         "--data",
         "--epochs",
         "--rate",
+        "--lambda",
+        "--l2",
+        "--max-change",
+        "--validation",
         "--write",
         "--variants",
     ];
@@ -572,6 +581,13 @@ fn cmd_tune(args: &[String]) -> Result<(), String> {
         data: map.get("--data").ok_or("--data is required")?.clone(),
         epochs: number(&map, "--epochs", 300, 0..=1_000_000)?,
         rate: number(&map, "--rate", 1.0, 1e-9..=1e6)?,
+        lambda: number(&map, "--lambda", DEFAULT_LAMBDA, 0.0..=1.0)?,
+        l2: number(&map, "--l2", DEFAULT_L2, 0.0..=1e6)?,
+        max_change: match map.contains_key("--max-change") {
+            true => Some(number(&map, "--max-change", 0.0, 0.0..=1e6)?),
+            false => None,
+        },
+        validation: number(&map, "--validation", DEFAULT_VALIDATION, 0.0..=0.5)?,
         write: map.get("--write").cloned(),
     };
     let rules = tune_variant(&map)?;

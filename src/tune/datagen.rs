@@ -1,6 +1,7 @@
 //! Training positions from self-play: the engine plays itself at a fixed node count per move
 //! from the start position plus a few random plies, and the quiet positions of each game are
-//! written with the game's result (`FEN | RESULT`, RESULT 1.0, 0.5 or 0.0 for White).
+//! written with the game's result and the score of the search that chose the move there
+//! (`FEN | RESULT | SCORE`: RESULT 1.0, 0.5 or 0.0 for White, SCORE in centipawns for White).
 //!
 //! Games are adjudicated to save time: a win once one side's score has stayed at 1000 cp or
 //! more for [`WIN_PLIES`] plies in a row (four moves of each side, both searches agreeing), a
@@ -62,10 +63,10 @@ pub struct DatagenStats {
     pub seconds: f64,
 }
 
-/// One finished game: its recorded positions and result (White's point of view), or `None`
-/// when no random opening that goes on could be found.
+/// One finished game: its recorded positions, each with its search's score, and result (both
+/// from White's point of view), or `None` when no random opening that goes on could be found.
 struct GameRecord {
-    fens: Vec<String>,
+    fens: Vec<(String, i32)>,
     result: Option<f64>,
 }
 
@@ -194,7 +195,7 @@ fn play_game(
             break 0.5;
         }
         if quiet(&pos, best, white) && white.abs() < MATE_BOUND {
-            fens.push(pos.fen());
+            fens.push((pos.fen(), white));
         }
         streak = streak_after(streak, white);
         if streak.unsigned_abs() >= WIN_PLIES {
@@ -220,8 +221,8 @@ fn flush_in_order(
         *next += 1;
         match record.result {
             Some(r) => {
-                for fen in &record.fens {
-                    writeln!(out, "{fen} | {r:.1}")?;
+                for (fen, score) in &record.fens {
+                    writeln!(out, "{fen} | {r:.1} | {score}")?;
                 }
                 stats.games += 1;
                 stats.positions += record.fens.len();

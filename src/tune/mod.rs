@@ -1,7 +1,9 @@
 //! The evaluation tuner: `chimera datagen` plays the engine against itself and writes quiet
-//! positions with the game results ([`datagen`]); `chimera tune` reads them, traces each
-//! position's evaluation and fits the weights of `eval/weights.rs` to the results
-//! ([`texel`]); this module reads the data file and rewrites the weights table.
+//! positions with the game results and the search's scores ([`datagen`]); `chimera tune`
+//! reads them, traces each position's evaluation and fits the weights of `eval/weights.rs` to
+//! a blend of results and scores, pulled towards the built-in weights and stopped at the
+//! epoch with the best validation error ([`texel`]); this module reads the data file, splits
+//! it and rewrites the weights table.
 //! docs/strength.md ("Tuning") gives the commands and the method.
 
 pub mod datagen;
@@ -12,30 +14,61 @@ use crate::eval::{EvalParams, Score2};
 use crate::position::{Position, Variant};
 use std::io::Write;
 use std::time::Instant;
-use texel::{Dataset, Schedule};
+use texel::{Dataset, Objective, Progress, Schedule};
 
 /// The line that opens the weights table in `eval/weights.rs`.
 pub const WEIGHTS_OPENING: &str = "pub const WEIGHTS: [Score2; FEATURES] = [";
 
-/// One data line, `FEN | RESULT`: the FEN and the result (0, 0.5 or 1).
-pub fn parse_line(line: &str) -> Result<(&str, f64), String> {
-    let (fen, result) = line.rsplit_once('|').ok_or("expected 'FEN | RESULT'")?;
+/// One data line: `FEN | RESULT` (old files) or `FEN | RESULT | SCORE`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct DataLine<'a> {
+    /// The position.
+    pub fen: &'a str,
+    /// The game's result for White: 0, 0.5 or 1.
+    pub result: f64,
+    /// The score of the search that chose the move, centipawns for White (`None` on old
+    /// two-field lines).
+    pub score: Option<f64>,
+}
+
+/// Parses `FEN | RESULT` or `FEN | RESULT | SCORE`.
+pub fn parse_line(line: &str) -> Result<DataLine<'_>, String> {
+    let fields: Vec<&str> = line.split('|').map(str::trim).collect();
+    let (fen, result, score) = match fields[..] {
+        [fen, result] => (fen, result, None),
+        [fen, result, score] => (fen, result, Some(score)),
+        _ => return Err("expected 'FEN | RESULT' or 'FEN | RESULT | SCORE'".into()),
+    };
     let r: f64 = result
-        .trim()
         .parse()
-        .map_err(|_| format!("result '{}' is not a number", result.trim()))?;
+        .map_err(|_| format!("result '{result}' is not a number"))?;
     if ![0.0, 0.5, 1.0].contains(&r) {
         return Err(format!("result {r} is not 1.0, 0.5 or 0.0"));
     }
-    Ok((fen.trim(), r))
+    let score = match score {
+        None => None,
+        Some(s) => Some(
+            s.parse::<f64>()
+                .ok()
+                .filter(|v| v.is_finite())
+                .ok_or_else(|| format!("score '{s}' is not a number of centipawns"))?,
+        ),
+    };
+    Ok(DataLine {
+        fen,
+        result: r,
+        score,
+    })
 }
 
 /// Reads a data file and traces every position with `eval` (blank lines and lines starting
-/// with `#` are skipped); errors name the file and line.
+/// with `#` are skipped); with `need_scores` a line without a score is an error. Errors name
+/// the file and line.
 pub fn load_data(
     path: &str,
     rules: &'static Variant,
     eval: &EvalParams,
+    need_scores: bool,
 ) -> Result<Dataset, String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
     let mut data = Dataset::new();
@@ -44,16 +77,23 @@ pub fn load_data(
             continue;
         }
         let at = |e: String| format!("{path}:{}: {e}", n + 1);
-        let (fen, result) = parse_line(line).map_err(at)?;
-        let pos =
-            Position::from_fen(rules, fen).map_err(|e| at(format!("bad FEN '{fen}': {e}")))?;
-        data.push_trace(&eval.trace(&pos), result);
+        let d = parse_line(line).map_err(at)?;
+        if need_scores && d.score.is_none() {
+            return Err(at(NO_SCORE.into()));
+        }
+        let pos = Position::from_fen(rules, d.fen)
+            .map_err(|e| at(format!("bad FEN '{}': {e}", d.fen)))?;
+        data.push_trace(&eval.trace(&pos), d.result, d.score);
     }
     if data.is_empty() {
         return Err(format!("{path}: no positions"));
     }
     Ok(data)
 }
+
+/// The error for a two-field line when the target blends in the scores.
+const NO_SCORE: &str = "no score (a 'FEN | RESULT' line): data without scores can only be \
+                        tuned with --lambda 0";
 
 /// The body of the weights table: a header comment, then one `s(mg, eg), // name` line per
 /// feature, the names aligned as rustfmt aligns them.
@@ -118,21 +158,37 @@ pub fn parse_weights(source: &str) -> Result<Vec<Score2>, String> {
 /// What `chimera tune` was asked for.
 #[derive(Clone, Debug)]
 pub struct TuneConfig {
-    /// The data file (`FEN | RESULT` lines).
+    /// The data file (`FEN | RESULT | SCORE` or `FEN | RESULT` lines).
     pub data: String,
     /// Adam epochs.
     pub epochs: usize,
     /// Adam step size.
     pub rate: f64,
+    /// The share of the search's score in the target (0: the results alone).
+    pub lambda: f64,
+    /// The L2 coefficient pulling the weights towards the built-in ones.
+    pub l2: f64,
+    /// The most a weight may move from the built-in one (`None`: no limit).
+    pub max_change: Option<f64>,
+    /// The share of the positions held out for validation.
+    pub validation: f64,
     /// A weights.rs whose table is rewritten.
     pub write: Option<String>,
 }
 
-/// Every how many epochs the error is printed.
+/// Every how many epochs the errors are printed.
 pub const REPORT_EVERY: usize = 25;
+/// Positions per validation block (a block holds about a dozen games whole).
+pub const VALIDATION_BLOCK: usize = 1000;
+/// Default `--lambda`.
+pub const DEFAULT_LAMBDA: f64 = 0.5;
+/// Default `--l2` (docs/strength.md, "Tuning", says why).
+pub const DEFAULT_L2: f64 = 1e-7;
+/// Default `--validation`.
+pub const DEFAULT_VALIDATION: f64 = 0.1;
 
-/// Runs `chimera tune`: loads and traces the data, fits K, tunes, prints old and new weights
-/// to `out` and rewrites the weights file if asked.
+/// Runs `chimera tune`: loads, traces and splits the data, fits K, blends the targets, tunes,
+/// prints old and new weights to `out` and rewrites the weights file if asked.
 pub fn run_tune(
     rules: &'static Variant,
     cfg: &TuneConfig,
@@ -142,43 +198,88 @@ pub fn run_tune(
     let io = |e: std::io::Error| e.to_string();
     let start = Instant::now();
     let eval = EvalParams::new(rules);
-    let data = load_data(&cfg.data, rules, &eval)?;
+    let all = load_data(&cfg.data, rules, &eval, cfg.lambda > 0.0)?;
+    let (mut train, mut valid) = all.split(cfg.validation, VALIDATION_BLOCK);
+    if train.is_empty() {
+        return Err(format!("{}: no training positions", cfg.data));
+    }
     writeln!(
         out,
-        "loaded {} positions in {:.1} s",
-        data.len(),
-        start.elapsed().as_secs_f64()
+        "loaded {} positions in {:.1} s: {} for training, {} for validation",
+        all.len(),
+        start.elapsed().as_secs_f64(),
+        train.len(),
+        valid.len()
     )
     .map_err(io)?;
-    let old = texel::to_pairs(&WEIGHTS);
-    let k = texel::fit_k(&data, &old);
-    writeln!(out, "K = {k:.4}, error {:.6}", texel::mse(&data, k, &old)).map_err(io)?;
+    let prior = texel::to_pairs(&WEIGHTS);
+    let k = texel::fit_k(&train, &prior);
+    train.blend(k, cfg.lambda)?;
+    valid.blend(k, cfg.lambda)?;
+    writeln!(
+        out,
+        "K = {k:.4} (fitted on the results), lambda {}",
+        cfg.lambda
+    )
+    .map_err(io)?;
+    let obj = Objective {
+        k,
+        l2: cfg.l2,
+        prior: &prior,
+    };
     let schedule = Schedule {
         epochs: cfg.epochs,
         rate: cfg.rate,
         report_every: REPORT_EVERY,
+        max_change: cfg.max_change,
     };
-    let mut final_error = 0.0;
-    let tuned = texel::tune(&data, k, &old, schedule, |epoch, err| {
-        final_error = err;
-        let _ = writeln!(out, "epoch {epoch:4}  error {err:.6}");
+    let tuned = texel::tune(&train, &valid, &obj, &prior, schedule, |p| {
+        let _ = writeln!(out, "{}", progress_line(&p));
     });
     writeln!(out, "tuned in {:.1} s", start.elapsed().as_secs_f64()).map_err(io)?;
-    let new = texel::to_scores(&tuned);
+    writeln!(out, "{}", best_line(&tuned.best_at)).map_err(io)?;
+    let new = texel::to_scores(&tuned.best);
     print_table(&new, out).map_err(io)?;
     if let Some(path) = &cfg.write {
         let header = format!(
-            "tuned: {} positions of {}, {} epochs, final error {final_error:.6}",
-            data.len(),
+            "tuned: {} positions of {}, lambda {}, l2 {:e}, {}",
+            all.len(),
             cfg.data,
-            cfg.epochs
+            cfg.lambda,
+            cfg.l2,
+            best_line(&tuned.best_at)
         );
-        let source = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
-        let text = rewrite_weights(&source, &new, &header).map_err(|e| format!("{path}: {e}"))?;
-        std::fs::write(path, text).map_err(|e| format!("{path}: {e}"))?;
+        write_weights(path, &new, &header)?;
         writeln!(out, "wrote {path}").map_err(io)?;
     }
     Ok(())
+}
+
+/// `epoch E  train T  validation V` (`-` without validation positions).
+fn progress_line(p: &Progress) -> String {
+    let v = p.validation.map_or("-".into(), |v| format!("{v:.6}"));
+    format!("epoch {:4}  train {:.6}  validation {v}", p.epoch, p.train)
+}
+
+/// The epoch whose weights are kept, and why.
+fn best_line(p: &Progress) -> String {
+    match p.validation {
+        Some(v) => format!(
+            "best validation error {v:.6} at epoch {} (train {:.6})",
+            p.epoch, p.train
+        ),
+        None => format!(
+            "no validation positions: last epoch {} (train {:.6})",
+            p.epoch, p.train
+        ),
+    }
+}
+
+/// Rewrites the weights table of the weights.rs at `path`.
+fn write_weights(path: &str, new: &[Score2], header: &str) -> Result<(), String> {
+    let source = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
+    let text = rewrite_weights(&source, new, header).map_err(|e| format!("{path}: {e}"))?;
+    std::fs::write(path, text).map_err(|e| format!("{path}: {e}"))
 }
 
 /// The old and new weights side by side, with the features' names.
@@ -230,12 +331,21 @@ mod tests {
 
     #[test]
     fn data_lines() {
+        let line = |fen, result, score| DataLine { fen, result, score };
         assert_eq!(
             parse_line("8/8 w - - 0 1 | 0.5"),
-            Ok(("8/8 w - - 0 1", 0.5))
+            Ok(line("8/8 w - - 0 1", 0.5, None))
+        );
+        assert_eq!(
+            parse_line("8/8 w - - 0 1 | 1.0 | -35"),
+            Ok(line("8/8 w - - 0 1", 1.0, Some(-35.0)))
         );
         assert!(parse_line("8/8 w - - 0 1").is_err());
         assert!(parse_line("8/8 w - - 0 1 | 2").is_err());
         assert!(parse_line("8/8 w - - 0 1 | x").is_err());
+        assert!(parse_line("8/8 w - - 0 1 | 1.0 | 12 | 3").is_err());
+        assert!(parse_line("8/8 w - - 0 1 | 1.0 |").is_err());
+        let err = parse_line("8/8 w - - 0 1 | 1.0 | inf").expect_err("not finite");
+        assert!(err.contains("score 'inf'"), "{err}");
     }
 }
