@@ -113,6 +113,17 @@ const ORDER_CAPTURE: i32 = 1 << 28;
 const ORDER_PROMOTION: i32 = 1 << 27;
 /// See [`ORDER_TT_MOVE`].
 const ORDER_KILLER: i32 = 1 << 26;
+/// See [`ORDER_TT_MOVE`]: captures that lose material by static exchange come after the
+/// killers (still above every quiet move's history).
+const ORDER_BAD_CAPTURE: i32 = 1 << 25;
+/// SEE pruning: the deepest remaining depth at which moves losing material by static
+/// exchange are skipped at non-PV nodes.
+const SEE_PRUNE_MAX_DEPTH: i32 = 6;
+/// SEE pruning: a quiet move is skipped when it loses more than this per ply of depth (a
+/// deeper node has more time to win the material back).
+const SEE_QUIET_MARGIN: i32 = 60;
+/// SEE pruning: a capture is skipped when it loses more than this per ply of depth.
+const SEE_CAPTURE_MARGIN: i32 = 120;
 /// Nodes a thread counts before adding them to the shared counter and checking limits.
 const NODE_BATCH: u64 = 1024;
 /// The stop flag is read every this many nodes (a power of two).
@@ -423,7 +434,12 @@ impl<'a, G: Game> Worker<'a, G> {
                 } else {
                     0
                 };
-                ORDER_CAPTURE + victim * 16 - av / 16
+                let band = if self.pos.see_ge(m, 0, self.eval) {
+                    ORDER_CAPTURE
+                } else {
+                    ORDER_BAD_CAPTURE
+                };
+                band + victim * 16 - av / 16
                     + m.promotion_type().map_or(0, |t| self.eval.value[t.index()])
             } else if m.promotion_type().is_some() {
                 ORDER_PROMOTION + self.eval.value[m.promotion_type().map_or(0, |t| t.index())]
@@ -561,6 +577,9 @@ impl<'a, G: Game> Worker<'a, G> {
             {
                 continue;
             }
+            if !is_pv && !checked && best > -MATE_BOUND && self.see_prunes(m, quiet, depth) {
+                continue;
+            }
             let score;
             if self.pos.owner_picks(m) {
                 // every piece of this pawn move is valued at once: skip the group's others
@@ -636,6 +655,21 @@ impl<'a, G: Game> Worker<'a, G> {
             .tt
             .store(key, best_move, score_to_tt(best, ply), depth, bound);
         best
+    }
+
+    /// Whether move `m` (`quiet` or not) at a node of `depth` loses so much material by static
+    /// exchange that it is not worth searching (only at low depth).
+    #[inline]
+    fn see_prunes(&self, m: Move, quiet: bool, depth: i32) -> bool {
+        if depth > SEE_PRUNE_MAX_DEPTH {
+            return false;
+        }
+        let margin = if quiet {
+            SEE_QUIET_MARGIN
+        } else {
+            SEE_CAPTURE_MARGIN
+        };
+        !self.pos.see_ge(m, -margin * depth, self.eval)
     }
 
     /// A later move's child, already made: a null-window search reduced by `r` plies, again
@@ -761,6 +795,10 @@ impl<'a, G: Game> Worker<'a, G> {
                 };
                 // delta pruning
                 if m.promotion_type().is_none() && stand + v + DELTA_MARGIN <= alpha {
+                    continue;
+                }
+                // captures that lose material by static exchange
+                if !self.pos.see_ge(m, 0, self.eval) {
                     continue;
                 }
             }
