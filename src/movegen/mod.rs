@@ -10,6 +10,7 @@
 pub mod generic;
 pub mod notation;
 pub mod orthodox;
+pub mod see;
 
 pub use notation::{move_to_string, parse_move, MoveError, MoveText};
 

@@ -18,7 +18,7 @@
 use crate::eval::EvalParams;
 use crate::geometry::Color;
 use crate::movegen::generic::is_capture;
-use crate::movegen::{in_check, legal_moves, move_to_string, orthodox};
+use crate::movegen::{in_check, legal_moves, move_to_string, orthodox, see};
 use crate::moves::{Move, MoveKind, MoveList};
 use crate::piece::{Piece, PieceType};
 use crate::position::{Hooks, Position, Variant};
@@ -140,7 +140,44 @@ pub trait Game: Clone + Send + Sync {
 
     /// The type of the man `m` captures, if it captures (a compound capture counts as a pawn).
     fn captured(&self, m: Move) -> Option<PieceType>;
+
+    /// Whether `m` wins at least `threshold` by static exchange, with the piece values of
+    /// `eval`. A game whose captures the piece tables alone do not decide (this default)
+    /// answers optimistically: whether the victim, with a promotion's gain, is worth the
+    /// threshold, the most an exchange can win. So it never prunes or demotes a move an exact
+    /// exchange would keep; it only loses the gain of pruning the losing ones.
+    fn see_ge(&self, m: Move, threshold: i32, eval: &EvalParams) -> bool {
+        optimistic_see(self.captured(m), m, threshold, eval)
+    }
 }
+
+/// The fallback of [`Game::see_ge`]: whether the capture's victim and the promotion's gain
+/// together reach `threshold` (an upper bound of the exchange).
+#[inline]
+fn optimistic_see(victim: Option<PieceType>, m: Move, threshold: i32, eval: &EvalParams) -> bool {
+    if victim == Some(PieceType::KING) {
+        return true;
+    }
+    let taken = victim.map_or(0, |t| eval.value[t.index()]);
+    let promoted = m.promotion_type().map_or(0, |t| {
+        eval.value[t.index()] - eval.value[PieceType::PAWN.index()]
+    });
+    taken + promoted >= threshold
+}
+
+/// Hooks that change what captures what or who answers a capture: where a variant's
+/// mechanics use one, [`Game::see_ge`] falls back to [`optimistic_see`]. Own moves and
+/// immune men (MOVES, IMMUNE), legality filters (compulsory or barred captures), an attack or
+/// check relation of their own, state changed after a move (explosions, transformations),
+/// position-dependent powers, and turn schedules (the recapture is not the opponent's).
+const SEE_UNSOUND: Hooks = Hooks::MOVES
+    .with(Hooks::IMMUNE)
+    .with(Hooks::FILTER)
+    .with(Hooks::ATTACK)
+    .with(Hooks::CHECK)
+    .with(Hooks::AFTER_MOVE)
+    .with(Hooks::MOBILITY)
+    .with(Hooks::TURNS);
 
 /// The type of the man `m` captures on `pos`, if any.
 #[inline]
@@ -296,6 +333,10 @@ impl Game for OrthodoxGame {
     fn captured(&self, m: Move) -> Option<PieceType> {
         captured_on(&self.0, m)
     }
+    #[inline]
+    fn see_ge(&self, m: Move, threshold: i32, eval: &EvalParams) -> bool {
+        see::see_ge(&self.0, m, threshold, &eval.value)
+    }
 }
 
 /// Any variant: the position with its mechanics, and what the search may assume about it,
@@ -307,6 +348,9 @@ pub struct VariantGame {
     null_move: bool,
     /// A mechanic separates the decider from the mover (a turn schedule).
     turns: bool,
+    /// Captures are the piece tables' alone, so the static exchange is exact (no hook of
+    /// [`SEE_UNSOUND`]).
+    exact_see: bool,
 }
 
 impl VariantGame {
@@ -324,10 +368,12 @@ impl VariantGame {
             && mechanics.passing_is_sound()
             && variant.checking
             && !turns;
+        let exact_see = !mechanics.uses(SEE_UNSOUND);
         VariantGame {
             pos,
             null_move,
             turns,
+            exact_see,
         }
     }
 }
@@ -432,6 +478,14 @@ impl Game for VariantGame {
     #[inline(always)]
     fn captured(&self, m: Move) -> Option<PieceType> {
         captured_on(&self.pos, m)
+    }
+    #[inline]
+    fn see_ge(&self, m: Move, threshold: i32, eval: &EvalParams) -> bool {
+        if self.exact_see {
+            see::see_ge(&self.pos, m, threshold, &eval.value)
+        } else {
+            optimistic_see(self.captured(m), m, threshold, eval)
+        }
     }
 }
 

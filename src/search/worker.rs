@@ -85,10 +85,31 @@ const NULL_BASE_REDUCTION: i32 = 3;
 const NULL_DEPTH_DIVISOR: i32 = 4;
 /// Late-move pruning: the deepest remaining depth it applies at.
 const LMP_MAX_DEPTH: i32 = 3;
-/// Late-move pruning: quiet moves from index `LMP_BASE + LMP_FACTOR * depth^2` on are skipped.
+/// Late-move pruning: quiet moves from index `LMP_BASE + LMP_FACTOR * depth^2` on are skipped
+/// where the static evaluation is improving.
 const LMP_BASE: usize = 4;
 /// See [`LMP_BASE`].
 const LMP_FACTOR: i32 = 2;
+/// Late-move pruning where the evaluation is not improving: fewer quiet moves are tried
+/// (from index `LMP_BASE_WORSENING + LMP_FACTOR_WORSENING * depth^2` on they are skipped),
+/// since a position getting worse rarely gets its cutoff from a late quiet move.
+const LMP_BASE_WORSENING: usize = 3;
+/// See [`LMP_BASE_WORSENING`].
+const LMP_FACTOR_WORSENING: i32 = 1;
+/// Futility pruning: the deepest remaining depth at which quiet moves are skipped when the
+/// static evaluation plus a margin cannot reach alpha.
+const FUTILITY_MAX_DEPTH: i32 = 6;
+/// Futility pruning: the margin is `FUTILITY_BASE + FUTILITY_PER_PLY * depth` centipawns.
+const FUTILITY_BASE: i32 = 80;
+/// See [`FUTILITY_BASE`].
+const FUTILITY_PER_PLY: i32 = 90;
+/// Late-move reductions: one ply less per this much quiet history, one more per this much
+/// below zero.
+const LMR_HISTORY_DIVISOR: i32 = 4096;
+/// Internal iterative reduction: the least remaining depth at which a node without a table
+/// move is searched one ply shallower (its ordering is poor, and a shallower search fills the
+/// table for the next visit).
+const IIR_MIN_DEPTH: i32 = 4;
 /// Late-move reductions: the least remaining depth and move index they apply from.
 const LMR_MIN_DEPTH: i32 = 3;
 /// See [`LMR_MIN_DEPTH`].
@@ -113,6 +134,17 @@ const ORDER_CAPTURE: i32 = 1 << 28;
 const ORDER_PROMOTION: i32 = 1 << 27;
 /// See [`ORDER_TT_MOVE`].
 const ORDER_KILLER: i32 = 1 << 26;
+/// See [`ORDER_TT_MOVE`]: captures that lose material by static exchange come after the
+/// killers (still above every quiet move's history).
+const ORDER_BAD_CAPTURE: i32 = 1 << 25;
+/// SEE pruning: the deepest remaining depth at which moves losing material by static
+/// exchange are skipped at non-PV nodes.
+const SEE_PRUNE_MAX_DEPTH: i32 = 6;
+/// SEE pruning: a quiet move is skipped when it loses more than this per ply of depth (a
+/// deeper node has more time to win the material back).
+const SEE_QUIET_MARGIN: i32 = 60;
+/// SEE pruning: a capture is skipped when it loses more than this per ply of depth.
+const SEE_CAPTURE_MARGIN: i32 = 120;
 /// Nodes a thread counts before adding them to the shared counter and checking limits.
 const NODE_BATCH: u64 = 1024;
 /// The stop flag is read every this many nodes (a power of two).
@@ -146,6 +178,9 @@ pub struct Worker<'a, G: Game> {
     pub seldepth: u32,
     killers: [[Move; 2]; MAX_PLY + 2],
     history: Box<[[i32; 64]; 32]>,
+    /// Static evaluation of each ply's node for its decider (`-INFINITE`: unknown, in check
+    /// or the root), and that decider: for the improving flag.
+    evals: [(i32, Player); MAX_PLY + 2],
     pv: Box<[[Move; MAX_PLY + 1]; MAX_PLY + 1]>,
     pv_len: [usize; MAX_PLY + 1],
     /// Root moves, best first.
@@ -182,6 +217,7 @@ impl<'a, G: Game> Worker<'a, G> {
             seldepth: 0,
             killers: [[Move::NONE; 2]; MAX_PLY + 2],
             history: Box::new([[0; 64]; 32]),
+            evals: [(-INFINITE, 0); MAX_PLY + 2],
             pv: Box::new([[Move::NONE; MAX_PLY + 1]; MAX_PLY + 1]),
             pv_len: [0; MAX_PLY + 1],
             root_moves,
@@ -423,7 +459,12 @@ impl<'a, G: Game> Worker<'a, G> {
                 } else {
                     0
                 };
-                ORDER_CAPTURE + victim * 16 - av / 16
+                let band = if self.pos.see_ge(m, 0, self.eval) {
+                    ORDER_CAPTURE
+                } else {
+                    ORDER_BAD_CAPTURE
+                };
+                band + victim * 16 - av / 16
                     + m.promotion_type().map_or(0, |t| self.eval.value[t.index()])
             } else if m.promotion_type().is_some() {
                 ORDER_PROMOTION + self.eval.value[m.promotion_type().map_or(0, |t| t.index())]
@@ -470,7 +511,7 @@ impl<'a, G: Game> Worker<'a, G> {
     }
 
     /// The alpha-beta search below the root.
-    pub fn search(&mut self, depth: i32, mut alpha: i32, mut beta: i32, ply: usize) -> i32 {
+    pub fn search(&mut self, mut depth: i32, mut alpha: i32, mut beta: i32, ply: usize) -> i32 {
         if depth <= 0 {
             return self.qsearch(alpha, beta, ply);
         }
@@ -506,11 +547,16 @@ impl<'a, G: Game> Worker<'a, G> {
 
         let checked = self.pos.in_check();
         let static_eval = if checked { -INFINITE } else { self.evaluate() };
+        self.evals[ply] = (static_eval, self.pos.decider());
+        let improving = self.improving(ply);
 
         if !is_pv && !checked && ply > 0 {
-            if let Some(s) = self.prune_early(depth, beta, static_eval, ply) {
+            if let Some(s) = self.prune_early(depth, beta, static_eval, improving, ply) {
                 return s;
             }
+        }
+        if tt_move.is_none() && depth >= IIR_MIN_DEPTH {
+            depth -= 1;
         }
 
         let mut list = MoveList::new();
@@ -551,14 +597,15 @@ impl<'a, G: Game> Worker<'a, G> {
             };
             let capture = self.victim_value(m).is_some();
             let quiet = !capture && m.promotion_type().is_none();
-            // late-move pruning of quiet moves at low depth
             if !is_pv
                 && !checked
                 && quiet
                 && best > -MATE_BOUND
-                && depth <= LMP_MAX_DEPTH
-                && i >= LMP_BASE + (LMP_FACTOR * depth * depth) as usize
+                && prunes_quiet(depth, i, improving, static_eval, alpha)
             {
+                continue;
+            }
+            if !is_pv && !checked && best > -MATE_BOUND && self.see_prunes(m, quiet, depth) {
                 continue;
             }
             let score;
@@ -574,6 +621,7 @@ impl<'a, G: Game> Worker<'a, G> {
                 }
                 score = self.owner_promotion(m, chooser, depth, alpha, beta, ply);
             } else {
+                let history = if quiet { self.quiet_history(m) } else { 0 };
                 self.pos.make(m);
                 let child = self.pos.key();
                 if let Some(busy) = busy {
@@ -592,7 +640,8 @@ impl<'a, G: Game> Worker<'a, G> {
                     score = self.child(chooser, new_depth, alpha, beta, ply + 1);
                 } else {
                     let r = if quiet && !checked && !gives_check {
-                        late_move_reduction(depth, i, is_pv, new_depth)
+                        let lmr = late_move_reduction(depth, i, is_pv, new_depth);
+                        adjust_reduction(lmr, history, improving, new_depth)
                     } else {
                         0
                     };
@@ -638,6 +687,49 @@ impl<'a, G: Game> Worker<'a, G> {
         best
     }
 
+    /// Whether the static evaluation at `ply` is better for its decider than at the decider's
+    /// previous node within two plies (two plies back where players alternate; under a turn
+    /// schedule the decider's own previous ply may be the one just before). An unknown
+    /// earlier evaluation (in check, the root) counts as improving, the cautious side for
+    /// pruning; a node in check itself is not pruned whatever the flag says.
+    #[inline]
+    fn improving(&self, ply: usize) -> bool {
+        let (eval, decider) = self.evals[ply];
+        if eval == -INFINITE {
+            return false;
+        }
+        (1..=2.min(ply))
+            .map(|back| self.evals[ply - back])
+            .find(|&(_, d)| d == decider)
+            .is_none_or(|(before, _)| before == -INFINITE || eval > before)
+    }
+
+    /// The history of quiet move `m` here, before it is made.
+    #[inline]
+    fn quiet_history(&self, m: Move) -> i32 {
+        let p = self.pos.piece_at(m.from());
+        if p.is_some() {
+            self.history[p.index()][m.to().index()]
+        } else {
+            0
+        }
+    }
+
+    /// Whether move `m` (`quiet` or not) at a node of `depth` loses so much material by static
+    /// exchange that it is not worth searching (only at low depth).
+    #[inline]
+    fn see_prunes(&self, m: Move, quiet: bool, depth: i32) -> bool {
+        if depth > SEE_PRUNE_MAX_DEPTH {
+            return false;
+        }
+        let margin = if quiet {
+            SEE_QUIET_MARGIN
+        } else {
+            SEE_CAPTURE_MARGIN
+        };
+        !self.pos.see_ge(m, -margin * depth, self.eval)
+    }
+
     /// A later move's child, already made: a null-window search reduced by `r` plies, again
     /// at full depth if it beats alpha, and with the full window if it lands inside it.
     #[inline]
@@ -663,10 +755,17 @@ impl<'a, G: Game> Worker<'a, G> {
     /// Reverse futility pruning and the null move, at a non-PV node not in check: the score
     /// to return when the node is cut without searching its moves.
     #[inline]
-    fn prune_early(&mut self, depth: i32, beta: i32, static_eval: i32, ply: usize) -> Option<i32> {
-        // reverse futility pruning
+    fn prune_early(
+        &mut self,
+        depth: i32,
+        beta: i32,
+        static_eval: i32,
+        improving: bool,
+        ply: usize,
+    ) -> Option<i32> {
+        // reverse futility pruning: a smaller margin where the evaluation is improving
         if depth <= RFP_MAX_DEPTH
-            && static_eval - RFP_MARGIN_PER_PLY * depth >= beta
+            && static_eval - RFP_MARGIN_PER_PLY * (depth - improving as i32) >= beta
             && static_eval.abs() < MATE_BOUND
         {
             return Some(static_eval);
@@ -763,6 +862,10 @@ impl<'a, G: Game> Worker<'a, G> {
                 if m.promotion_type().is_none() && stand + v + DELTA_MARGIN <= alpha {
                     continue;
                 }
+                // captures that lose material by static exchange
+                if !self.pos.see_ge(m, 0, self.eval) {
+                    continue;
+                }
             }
             let chooser = self.pos.decider();
             self.pos.make(m);
@@ -809,6 +912,33 @@ impl<'a, G: Game> Worker<'a, G> {
     pub fn hashfull(&self) -> usize {
         self.shared.tt.hashfull()
     }
+}
+
+/// Late-move and futility pruning: whether the quiet move at index `i` of a non-PV node at
+/// `depth` (not in check, some move already searched) is skipped.
+#[inline]
+fn prunes_quiet(depth: i32, i: usize, improving: bool, static_eval: i32, alpha: i32) -> bool {
+    let late = if improving {
+        LMP_BASE + (LMP_FACTOR * depth * depth) as usize
+    } else {
+        LMP_BASE_WORSENING + (LMP_FACTOR_WORSENING * depth * depth) as usize
+    };
+    (depth <= LMP_MAX_DEPTH && i >= late)
+        || (depth <= FUTILITY_MAX_DEPTH
+            && i > 0
+            && static_eval + FUTILITY_BASE + FUTILITY_PER_PLY * depth <= alpha)
+}
+
+/// Late-move reduction `r` of a quiet move adjusted: less for a move with good history, more
+/// for one with bad history or where the evaluation is not improving; kept within the
+/// `new_depth` (at least one ply is searched).
+#[inline]
+fn adjust_reduction(r: i32, history: i32, improving: bool, new_depth: i32) -> i32 {
+    if r == 0 {
+        return 0;
+    }
+    let r = r - history / LMR_HISTORY_DIVISOR + !improving as i32;
+    r.clamp(0, new_depth - 1)
 }
 
 /// The late-move reduction of the quiet move at index `i` of a node at `depth` whose moves
