@@ -847,12 +847,19 @@ impl<'a, G: Game> Worker<'a, G> {
         if list.is_empty() {
             return self.no_move_score(checked, ply);
         }
+        if !checked {
+            self.keep_captures_and_promotions(&mut list);
+        }
         let n = list.len();
         let mut buf = ScoreBuf::new();
         let scores = buf.slice(n);
         self.score_moves(&list, Move::NONE, ply, scores);
         for i in 0..n {
             let m = Self::pick(&mut list, scores, i);
+            // the rest lose material by static exchange: none would be searched
+            if !checked && scores[i] < ORDER_PROMOTION {
+                break;
+            }
             let victim = self.victim_value(m);
             if !checked {
                 let Some(v) = victim.or(m.promotion_type().map(|_| 0)) else {
@@ -886,6 +893,21 @@ impl<'a, G: Game> Worker<'a, G> {
             }
         }
         best
+    }
+
+    /// Drops the moves that neither capture nor promote, in place and in order: quiescence
+    /// searches only those, and scoring and picking among all moves cost more than the rest
+    /// of a quiescence node.
+    fn keep_captures_and_promotions(&self, list: &mut MoveList) {
+        let mut kept = 0;
+        for i in 0..list.len() {
+            let m = list[i];
+            if m.promotion_type().is_some() || self.victim_value(m).is_some() {
+                list.as_mut_slice()[kept] = m;
+                kept += 1;
+            }
+        }
+        list.truncate(kept);
     }
 
     /// Whether the GUI still has us pondering.
