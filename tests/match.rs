@@ -414,12 +414,14 @@ fn sprt_stops_when_it_decides() {
          rnbqkbnr/pppppppp/8/8/8/5N2/PPPPPPPP/RNBQKB1R b KQkq - 1 1\n",
     )
     .expect("write");
-    // depth 4 against depth 1: the stronger side wins or draws (20-move adjudication)
+    // depth 4 against depth 1: the stronger side wins material, and the weaker resigns by the
+    // resign rule (without it, depth 1 no longer blunders into mate within a short game)
     let mut a = ours("strong");
     a.extend(words("depth=4"));
     a.extend(ours("weak"));
     a.extend(words(
-        "depth=1 -games 2 -rounds 20 -repeat -maxmoves 20 -sprt elo0=-100 elo1=100 alpha=0.2 beta=0.2 -openings",
+        "depth=1 -games 2 -rounds 20 -repeat -maxmoves 40 -resign movecount=3 score=400 \
+         -sprt elo0=-100 elo1=100 alpha=0.2 beta=0.2 -openings",
     ));
     a.push(format!("file={}", book.display()));
     let out = run(&a);
