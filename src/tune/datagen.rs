@@ -70,11 +70,11 @@ struct GameRecord {
     result: Option<f64>,
 }
 
-/// A small seeded generator (splitmix64).
-struct Rng(u64);
+/// A small seeded generator (splitmix64), for openings and the tuner's synthetic tests.
+pub(crate) struct Rng(pub(crate) u64);
 
 impl Rng {
-    fn next(&mut self) -> u64 {
+    pub(crate) fn next(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
         let mut z = self.0;
         z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
@@ -83,13 +83,11 @@ impl Rng {
     }
 
     /// Uniform in `0..n` (`n` > 0).
-    fn below(&mut self, n: usize) -> usize {
+    pub(crate) fn below(&mut self, n: usize) -> usize {
         (self.next() % n as u64) as usize
     }
 }
 
-/// The start position plus `plies` uniformly random legal plies, none of which ends the game;
-/// `None` after many failed tries.
 fn random_opening(rules: &'static Variant, rng: &mut Rng, plies: usize) -> Option<Position> {
     'attempt: for _ in 0..1000 {
         let mut pos = Position::startpos(rules);

@@ -420,23 +420,14 @@ pub fn to_scores(weights: &[Pair]) -> Vec<Score2> {
 mod tests {
     use super::*;
 
-    /// A small deterministic generator (splitmix64) for the synthetic data.
-    struct Rng(u64);
+    use crate::tune::datagen::Rng;
 
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-            let mut z = self.0;
-            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-            z ^ (z >> 31)
-        }
-        fn unit(&mut self) -> f64 {
-            (self.next() >> 11) as f64 / (1u64 << 53) as f64
-        }
-        fn range(&mut self, lo: i64, hi: i64) -> i64 {
-            lo + (self.next() % (hi - lo + 1) as u64) as i64
-        }
+    fn unit(rng: &mut Rng) -> f64 {
+        (rng.next() >> 11) as f64 / (1u64 << 53) as f64
+    }
+
+    fn range(rng: &mut Rng, lo: i64, hi: i64) -> i64 {
+        lo + (rng.next() % (hi - lo + 1) as u64) as i64
     }
 
     const TRUE: [Pair; 5] = [
@@ -464,12 +455,15 @@ mod tests {
         for _ in 0..n {
             let mut counts = Vec::new();
             for f in 0..TRUE.len() {
-                if rng.unit() < 0.6 {
-                    counts.push((f, rng.range(-3, 3) as f64));
+                if unit(&mut rng) < 0.6 {
+                    counts.push((f, range(&mut rng, -3, 3) as f64));
                 }
             }
-            let base = [rng.range(-150, 150) as f64, rng.range(-150, 150) as f64];
-            let share = rng.unit();
+            let base = [
+                range(&mut rng, -150, 150) as f64,
+                range(&mut rng, -150, 150) as f64,
+            ];
+            let share = unit(&mut rng);
             let row = Row {
                 base,
                 mg_share: share,
@@ -483,7 +477,7 @@ mod tests {
             match labels {
                 Labels::Exact => data.push(base, share, &counts, p, None),
                 Labels::Noisy => {
-                    let u = rng.unit();
+                    let u = unit(&mut rng);
                     let result = [0.0, 0.5, 1.0][(u < p) as usize * 2];
                     data.push(base, share, &counts, result, Some(eval));
                 }
