@@ -45,6 +45,9 @@ const ORTHODOX_VALUES: [(i32, i32); 6] = [
     (960, 950),
     (0, 0),
 ];
+/// The Betza definitions of the orthodox types P N B R Q K: a type so defined gets the
+/// orthodox values (and a pawn so defined its attacks by shifts).
+pub(crate) const ORTHODOX_BETZA: [&str; 6] = ["fmWfcF", "N", "B", "R", "Q", "K"];
 /// Game-phase weight of each orthodox type.
 const ORTHODOX_PHASE: [i32; 6] = [0, 1, 1, 2, 4, 0];
 
@@ -158,8 +161,7 @@ impl EvalParams {
         };
         for t in rules.piece_types() {
             let def = rules.piece(t).expect("type in use");
-            let orthodox_betza = ["fmWfcF", "N", "B", "R", "Q", "K"];
-            let is_orthodox = t.index() < 6 && def.betza == orthodox_betza[t.index()];
+            let is_orthodox = t.index() < 6 && def.betza == ORTHODOX_BETZA[t.index()];
             let mobility: Vec<f64> = squares
                 .iter()
                 .map(|&s| empty_board_mobility(rules, t, s))

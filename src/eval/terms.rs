@@ -103,7 +103,7 @@ impl Terms {
             has_pawns: rules.piece(PieceType::PAWN).is_some(),
             orthodox_pawns: rules
                 .piece(PieceType::PAWN)
-                .is_some_and(|p| p.betza == "fmWfcF"),
+                .is_some_and(|p| p.betza == super::ORTHODOX_BETZA[0]),
         };
         for ty in rules.piece_types() {
             let i = ty.index();
