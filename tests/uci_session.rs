@@ -203,6 +203,44 @@ fn perft_multipv_and_errors() {
     assert!(e.quit());
 }
 
+/// The centipawn score of an `info` line, if it has one.
+fn cp_of(line: &str) -> Option<i32> {
+    let mut words = line.split_whitespace();
+    words.find(|&w| w == "cp")?;
+    words.next()?.parse().ok()
+}
+
+#[test]
+fn multipv_lines_come_in_score_order_at_every_depth() {
+    let mut e = uci();
+    e.send("setoption name MultiPV value 4");
+    for fen in [
+        "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        "rnbqkb1r/pp1p1ppp/4pn2/2p5/2PP4/2N5/PP2PPPP/R1BQKBNR w KQkq - 0 4",
+    ] {
+        e.seen.clear();
+        e.send(&format!("position fen {fen}"));
+        e.send("go depth 7");
+        e.expect(60, |l| l.starts_with("bestmove"));
+        for depth in 1..=7 {
+            let prefix = format!("info depth {depth} ");
+            let scores: Vec<i32> = e
+                .seen
+                .iter()
+                .filter(|l| l.starts_with(&prefix) && !l.contains("bound"))
+                .filter_map(|l| cp_of(l))
+                .collect();
+            assert_eq!(scores.len(), 4, "{fen} depth {depth}: {:?}", e.seen);
+            assert!(
+                scores.windows(2).all(|w| w[0] >= w[1]),
+                "{fen} depth {depth}: {scores:?}"
+            );
+        }
+    }
+    assert!(e.quit());
+}
+
 #[test]
 fn variant_path_adds_variants() {
     let dir = std::env::temp_dir().join(format!("chimera-uci-{}", std::process::id()));

@@ -283,7 +283,7 @@ fn iterate<G: Game>(
                     break;
                 }
                 if score <= alpha {
-                    if main {
+                    if main && multipv == 1 {
                         report(
                             w,
                             depth as u32,
@@ -298,7 +298,7 @@ fn iterate<G: Game>(
                     beta = (alpha + beta) / 2;
                     alpha = (score - delta).max(-INFINITE);
                 } else if score >= beta {
-                    if main {
+                    if main && multipv == 1 {
                         report(
                             w,
                             depth as u32,
@@ -319,7 +319,16 @@ fn iterate<G: Game>(
             if w.stopped {
                 break;
             }
-            if main {
+            // a later line may score above an earlier one (each is searched with its own
+            // window and pruning), so the lines found so far are kept in score order
+            w.root_moves[..=pv_idx].sort_by_key(|rm| std::cmp::Reverse(rm.score));
+        }
+        if w.stopped {
+            break;
+        }
+        if main {
+            // lines are reported once all are known, so a client never sees them out of order
+            for pv_idx in 0..multipv {
                 report(
                     w,
                     depth as u32,
@@ -331,9 +340,6 @@ fn iterate<G: Game>(
                     options,
                 );
             }
-        }
-        if w.stopped {
-            break;
         }
         completed = depth as u32;
         for rm in w.root_moves.iter_mut() {
