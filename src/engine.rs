@@ -10,7 +10,7 @@ use crate::position::Variant;
 use crate::rules::{builtin_variants, VariantSet};
 use crate::search::maxn::search_maxn;
 use crate::search::paranoid::ParanoidGame;
-use crate::search::{search, search_game, SearchContext, SearchOptions};
+use crate::search::{search, search_game, HistoryPool, SearchContext, SearchOptions};
 use crate::tt::TranspositionTable;
 use crate::variant::IniError;
 use std::fmt;
@@ -219,6 +219,8 @@ pub struct Engine {
     /// then left at chess's start and unused).
     three: Option<FpPosition>,
     tt: Arc<TranspositionTable>,
+    /// What the search threads learnt about moves, kept between searches of one game.
+    histories: Arc<HistoryPool>,
     /// Current options.
     pub options: EngineOptions,
     stop: Arc<AtomicBool>,
@@ -250,6 +252,7 @@ impl Engine {
             position,
             three: None,
             tt: Arc::new(TranspositionTable::new(options.hash_mb)),
+            histories: Arc::new(HistoryPool::new()),
             options,
             stop: Arc::new(AtomicBool::new(false)),
             pondering: Arc::new(AtomicBool::new(false)),
@@ -332,7 +335,7 @@ impl Engine {
         self.ensure_idle()?;
         if name == foreignpolicy::NAME {
             self.three = Some(FpPosition::startpos());
-            self.tt.clear();
+            self.forget();
             return Ok(());
         }
         let rules = self
@@ -343,9 +346,9 @@ impl Engine {
         self.eval = Arc::new(EvalParams::new(rules));
         self.position = Position::startpos(rules);
         self.rules = rules;
-        // positions of two variants can share keys: nothing learnt in one may be played in
-        // the other
-        self.tt.clear();
+        // positions of two variants can share keys and men share indices: nothing learnt in
+        // one may be played in the other
+        self.forget();
         Ok(())
     }
 
@@ -461,11 +464,17 @@ impl Engine {
         true
     }
 
-    /// A new game: clears the hash table.
+    /// A new game: clears the hash table and the move histories.
     pub fn new_game(&mut self) {
         if self.ensure_idle().is_ok() {
-            self.tt.clear();
+            self.forget();
         }
+    }
+
+    /// Forgets what searches learnt: the hash table and the move histories.
+    fn forget(&self) {
+        self.tt.clear();
+        self.histories.clear();
     }
 
     /// Resizes the hash table.
@@ -503,10 +512,10 @@ impl Engine {
         Ok(())
     }
 
-    /// Clears the hash table.
+    /// Clears the hash table and the move histories (as "Clear Hash" does in other engines).
     pub fn clear_hash(&mut self) {
         if self.ensure_idle().is_ok() {
-            self.tt.clear();
+            self.forget();
         }
     }
 
@@ -554,6 +563,7 @@ impl Engine {
         let three = self.three.clone();
         let multi_player = self.options.multi_player;
         let tt = self.tt.clone();
+        let histories = self.histories.clone();
         let eval = self.eval.clone();
         let stop = self.stop.clone();
         let pondering = self.pondering.clone();
@@ -571,6 +581,7 @@ impl Engine {
                     eval: &eval,
                     stop: &stop,
                     pondering: &pondering,
+                    histories: &histories,
                 };
                 let (r, d) = match &three {
                     Some(p) => {
@@ -613,6 +624,7 @@ impl Engine {
             eval: &self.eval,
             stop: &self.stop,
             pondering: &self.pondering,
+            histories: &self.histories,
         };
         match &self.three {
             Some(p) => search_three(p, self.options.multi_player, limits, &opts, &ctx, reporter),
@@ -734,6 +746,33 @@ mod tests {
         assert!(
             engine.tt.probe(key).is_none(),
             "Hippophobic's entry survived the switch"
+        );
+    }
+
+    #[test]
+    fn a_new_game_and_a_variant_switch_forget_the_move_histories() {
+        let fen = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3";
+        let nodes_at_depth_8 = |engine: &mut Engine| {
+            engine.set_position(Some(fen), &[]).expect("valid");
+            engine.best_move_at_depth(8).nodes
+        };
+        let mut engine = Engine::new();
+        let fresh = nodes_at_depth_8(&mut engine);
+        // the table alone is cleared: what the histories learnt changes the next search
+        engine.tt.clear();
+        assert_ne!(nodes_at_depth_8(&mut engine), fresh, "histories are kept");
+        engine.new_game();
+        assert_eq!(
+            nodes_at_depth_8(&mut engine),
+            fresh,
+            "a new game starts afresh"
+        );
+        engine.best_move_at_depth(8);
+        engine.set_variant("chess").expect("built in");
+        assert_eq!(
+            nodes_at_depth_8(&mut engine),
+            fresh,
+            "so does a variant switch"
         );
     }
 }

@@ -14,7 +14,9 @@ use chimera::movegen::{in_check, move_to_string, parse_move};
 use chimera::position::{FenError, Position};
 use chimera::rules::builtin_variants;
 use chimera::rules::outcome::{verdict, Outcome};
-use chimera::search::{search, ReportedScore, SearchContext, SearchLimits, SearchOptions, Silent};
+use chimera::search::{
+    search, HistoryPool, ReportedScore, SearchContext, SearchLimits, SearchOptions, Silent,
+};
 use chimera::tt::TranspositionTable;
 use common::{fen4, move_strings, pos};
 use std::sync::atomic::AtomicBool;
@@ -530,11 +532,13 @@ fn search_fen(variant: &str, fen: &str, depth: u32) -> (String, ReportedScore) {
     let tt = TranspositionTable::new(16);
     let eval = EvalParams::new(rules);
     let (stop, pondering) = (AtomicBool::new(false), AtomicBool::new(false));
+    let histories = HistoryPool::new();
     let ctx = SearchContext {
         tt: &tt,
         eval: &eval,
         stop: &stop,
         pondering: &pondering,
+        histories: &histories,
     };
     let limits = SearchLimits {
         depth: Some(depth),

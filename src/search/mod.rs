@@ -8,12 +8,14 @@
 
 mod busy;
 pub mod game;
+mod history;
 pub mod maxn;
 pub mod paranoid;
 mod threads;
 mod time;
 mod worker;
 
+pub use history::HistoryPool;
 pub use threads::{search, search_game, SearchContext, SearchOptions, SearchResult};
 pub use time::TimeManager;
 
@@ -155,10 +157,12 @@ pub(crate) fn with_test_context<R>(f: impl FnOnce(&SearchContext) -> R) -> R {
         .expect("chess is built in");
     let eval = crate::eval::EvalParams::new(chess);
     let (stop, pondering) = (AtomicBool::new(false), AtomicBool::new(false));
+    let histories = HistoryPool::new();
     f(&SearchContext {
         tt: &tt,
         eval: &eval,
         stop: &stop,
         pondering: &pondering,
+        histories: &histories,
     })
 }

@@ -10,6 +10,7 @@
 
 use super::busy::BusyTable;
 use super::game::{Game, OrthodoxGame, VariantGame};
+use super::history::HistoryPool;
 use super::worker::{RootMove, Shared, Worker};
 use super::{
     wdl, ReportedScore, Reporter, ScoreBound, SearchInfo, SearchLimits, TimeManager, INFINITE,
@@ -85,6 +86,8 @@ pub struct SearchContext<'a> {
     pub stop: &'a AtomicBool,
     /// Set while pondering (time limits wait for `ponderhit`).
     pub pondering: &'a AtomicBool,
+    /// The search threads' move histories, kept between searches.
+    pub histories: &'a HistoryPool,
 }
 
 /// Runs a search to completion (or until `stop` is set) and returns its result.
@@ -119,6 +122,7 @@ pub fn search_game<G: Game>(
         eval,
         stop,
         pondering,
+        histories,
     } = *ctx;
     let mut list = MoveList::new();
     root.clone().legal_moves(&mut list);
@@ -167,8 +171,9 @@ pub fn search_game<G: Game>(
                 .name(format!("search-{id}"))
                 .stack_size(64 << 20);
             let handle = builder.spawn_scoped(scope, move || {
-                let mut w = Worker::new(id, root.clone(), root_list, shared, eval);
-                iterate(
+                let hist = histories.take(id);
+                let mut w = Worker::new(id, root.clone(), root_list, shared, eval, hist);
+                let outcome = iterate(
                     &mut w,
                     max_depth,
                     if id == 0 { multipv } else { 1 },
@@ -177,7 +182,9 @@ pub fn search_game<G: Game>(
                     options,
                     reporter,
                     root,
-                )
+                );
+                histories.give_back(id, w.into_histories());
+                outcome
             });
             match handle {
                 Ok(h) => handles.push(h),

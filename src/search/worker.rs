@@ -4,6 +4,7 @@
 
 use super::busy::BusyTable;
 use super::game::{Game, Player};
+use super::history::{self, Histories, NO_KEY};
 use super::{INFINITE, MATE, MATE_BOUND, MAX_PLY};
 use crate::eval::EvalParams;
 use crate::moves::{Move, MoveList};
@@ -105,7 +106,7 @@ const FUTILITY_BASE: i32 = 80;
 const FUTILITY_PER_PLY: i32 = 90;
 /// Late-move reductions: one ply less per this much quiet history, one more per this much
 /// below zero.
-const LMR_HISTORY_DIVISOR: i32 = 4096;
+const LMR_HISTORY_DIVISOR: i32 = 8192;
 /// Internal iterative reduction: the least remaining depth at which a node without a table
 /// move is searched one ply shallower (its ordering is poor, and a shallower search fills the
 /// table for the next visit).
@@ -121,10 +122,8 @@ const LMR_DIVISOR: f64 = 2.25;
 /// Quiescence delta pruning: a capture that cannot lift the stand-pat score this close to
 /// alpha is skipped, in centipawns.
 const DELTA_MARGIN: i32 = 200;
-/// History: the largest bonus of one cutoff (the bonus is depth squared up to this).
-const HISTORY_MAX_BONUS: i32 = 400;
-/// History: scores are kept within about this by the gravity term.
-const HISTORY_LIMIT: i32 = 16384;
+/// Capture history counts this fraction in a capture's order (the victim's value leads).
+const CAPTURE_HISTORY_DIVISOR: i32 = 16;
 /// Move ordering bands, best first: the table move, captures (by victim and attacker),
 /// promotions, killers; quiet moves by history below them.
 const ORDER_TT_MOVE: i32 = 1 << 30;
@@ -177,7 +176,11 @@ pub struct Worker<'a, G: Game> {
     /// Deepest ply reached in the current iteration.
     pub seldepth: u32,
     killers: [[Move; 2]; MAX_PLY + 2],
-    history: Box<[[i32; 64]; 32]>,
+    /// Quiet, continuation and capture histories and countermoves, kept between searches.
+    hist: Box<Histories>,
+    /// `moved[ply + 2]`: the key of the move made at `ply` (the two before the root stay
+    /// [`NO_KEY`]).
+    moved: [u16; MAX_PLY + 3],
     /// Static evaluation of each ply's node for its decider (`-INFINITE`: unknown, in check
     /// or the root), and that decider: for the improving flag.
     evals: [(i32, Player); MAX_PLY + 2],
@@ -197,6 +200,7 @@ impl<'a, G: Game> Worker<'a, G> {
         root: &[Move],
         shared: &'a Shared<'a>,
         eval: &'a EvalParams,
+        hist: Box<Histories>,
     ) -> Worker<'a, G> {
         let root_moves = root
             .iter()
@@ -216,13 +220,19 @@ impl<'a, G: Game> Worker<'a, G> {
             local_nodes: 0,
             seldepth: 0,
             killers: [[Move::NONE; 2]; MAX_PLY + 2],
-            history: Box::new([[0; 64]; 32]),
+            hist,
+            moved: [NO_KEY; MAX_PLY + 3],
             evals: [(-INFINITE, 0); MAX_PLY + 2],
             pv: Box::new([[Move::NONE; MAX_PLY + 1]; MAX_PLY + 1]),
             pv_len: [0; MAX_PLY + 1],
             root_moves,
             stopped: false,
         }
+    }
+
+    /// The thread's histories, for the next search.
+    pub fn into_histories(self) -> Box<Histories> {
+        self.hist
     }
 
     /// Nodes searched by this thread that are not yet added to the shared counter.
@@ -310,6 +320,7 @@ impl<'a, G: Game> Worker<'a, G> {
                 }
                 continue;
             }
+            self.note_move(0, m);
             self.pos.make(m);
             let child = self.pos.key();
             if let Some(busy) = busy {
@@ -404,6 +415,7 @@ impl<'a, G: Game> Worker<'a, G> {
         for k in 0..self.pos.promotion_types().len() {
             let t = self.pos.promotion_types()[k];
             let pm = Move::promotion(m.from(), m.to(), t);
+            self.note_move(ply, pm);
             self.pos.make(pm);
             let s = self.child(chooser, depth - 1, alpha, beta, ply + 1);
             self.pos.unmake();
@@ -449,6 +461,8 @@ impl<'a, G: Game> Worker<'a, G> {
     }
 
     fn score_moves(&self, list: &MoveList, tt_move: Move, ply: usize, scores: &mut [i32]) {
+        let before = self.moves_before(ply);
+        let counter = self.hist.countermove(before[0]);
         for (i, &m) in list.iter().enumerate() {
             scores[i] = if m == tt_move {
                 ORDER_TT_MOVE
@@ -465,6 +479,7 @@ impl<'a, G: Game> Worker<'a, G> {
                     ORDER_BAD_CAPTURE
                 };
                 band + victim * 16 - av / 16
+                    + self.capture_history(m) / CAPTURE_HISTORY_DIVISOR
                     + m.promotion_type().map_or(0, |t| self.eval.value[t.index()])
             } else if m.promotion_type().is_some() {
                 ORDER_PROMOTION + self.eval.value[m.promotion_type().map_or(0, |t| t.index())]
@@ -472,13 +487,10 @@ impl<'a, G: Game> Worker<'a, G> {
                 ORDER_KILLER + 2
             } else if m == self.killers[ply][1] {
                 ORDER_KILLER + 1
+            } else if m == counter {
+                ORDER_KILLER
             } else {
-                let p = self.pos.piece_at(m.from());
-                if p.is_some() {
-                    self.history[p.index()][m.to().index()]
-                } else {
-                    0
-                }
+                self.quiet_history(m, ply)
             };
         }
     }
@@ -576,6 +588,8 @@ impl<'a, G: Game> Worker<'a, G> {
         let mut best_move = Move::NONE;
         let mut quiets_tried = [Move::NONE; 64];
         let mut n_quiets = 0;
+        let mut captures_tried = [Move::NONE; 32];
+        let mut n_captures = 0;
         let chooser = self.pos.decider();
         let mut promo_groups = [usize::MAX; 16];
         let mut n_groups = 0;
@@ -621,7 +635,8 @@ impl<'a, G: Game> Worker<'a, G> {
                 }
                 score = self.owner_promotion(m, chooser, depth, alpha, beta, ply);
             } else {
-                let history = if quiet { self.quiet_history(m) } else { 0 };
+                let history = if quiet { self.quiet_history(m, ply) } else { 0 };
+                self.note_move(ply, m);
                 self.pos.make(m);
                 let child = self.pos.key();
                 if let Some(busy) = busy {
@@ -662,8 +677,14 @@ impl<'a, G: Game> Worker<'a, G> {
                     alpha = score;
                     self.update_pv(ply, m);
                     if score >= beta {
+                        let bonus = history::bonus(depth);
                         if quiet {
                             self.reward_quiet(m, ply, depth, &quiets_tried[..n_quiets]);
+                        } else if capture {
+                            self.reward_capture(m, bonus);
+                        }
+                        for &c in &captures_tried[..n_captures] {
+                            self.reward_capture(c, -bonus);
                         }
                         break;
                     }
@@ -672,6 +693,9 @@ impl<'a, G: Game> Worker<'a, G> {
             if quiet && n_quiets < quiets_tried.len() {
                 quiets_tried[n_quiets] = m;
                 n_quiets += 1;
+            } else if capture && n_captures < captures_tried.len() {
+                captures_tried[n_captures] = m;
+                n_captures += 1;
             }
         }
         let bound = if best >= beta {
@@ -704,14 +728,62 @@ impl<'a, G: Game> Worker<'a, G> {
             .is_none_or(|(before, _)| before == -INFINITE || eval > before)
     }
 
-    /// The history of quiet move `m` here, before it is made.
+    /// The key of move `m` here, before it is made: its man and target ([`NO_KEY`] when
+    /// no man stands on its origin).
     #[inline]
-    fn quiet_history(&self, m: Move) -> i32 {
+    fn man_key(&self, m: Move) -> u16 {
         let p = self.pos.piece_at(m.from());
         if p.is_some() {
-            self.history[p.index()][m.to().index()]
+            history::move_key(p.index(), m.to().index())
         } else {
-            0
+            NO_KEY
+        }
+    }
+
+    /// Records `m` as the move made at `ply` (before it is made), for the continuation
+    /// history and countermoves of the nodes below. Where deciders do not alternate the move
+    /// before is not the opponent's reply, and it is recorded as unknown.
+    #[inline]
+    fn note_move(&mut self, ply: usize, m: Move) {
+        self.moved[ply + 2] = if self.pos.alternates() {
+            self.man_key(m)
+        } else {
+            NO_KEY
+        };
+    }
+
+    /// The keys of the moves one and two plies before the node at `ply`.
+    #[inline]
+    fn moves_before(&self, ply: usize) -> [u16; 2] {
+        [self.moved[ply + 1], self.moved[ply]]
+    }
+
+    /// The history of quiet move `m` at `ply`, before it is made: quiet and continuation.
+    #[inline]
+    fn quiet_history(&self, m: Move, ply: usize) -> i32 {
+        let key = self.man_key(m);
+        if key == NO_KEY {
+            return 0;
+        }
+        self.hist.quiet_score(key, self.moves_before(ply))
+    }
+
+    /// The capture history of capture `m`, before it is made.
+    #[inline]
+    fn capture_history(&self, m: Move) -> i32 {
+        let key = self.man_key(m);
+        match self.pos.captured(m) {
+            Some(victim) if key != NO_KEY => self.hist.capture_score(key, victim),
+            _ => 0,
+        }
+    }
+
+    /// Adds `bonus` (negative: a malus) to capture `m`'s history.
+    #[inline]
+    fn reward_capture(&mut self, m: Move, bonus: i32) {
+        let key = self.man_key(m);
+        if let Some(victim) = self.pos.captured(m).filter(|_| key != NO_KEY) {
+            self.hist.reward_capture(key, victim, bonus);
         }
     }
 
@@ -777,6 +849,7 @@ impl<'a, G: Game> Worker<'a, G> {
             && self.pos.null_move_here()
         {
             let r = NULL_BASE_REDUCTION + depth / NULL_DEPTH_DIVISOR;
+            self.moved[ply + 2] = NO_KEY;
             self.pos.make_null();
             let s = -self.search(depth - 1 - r, -beta, -beta + 1, ply + 1);
             self.pos.unmake_null();
@@ -790,22 +863,21 @@ impl<'a, G: Game> Worker<'a, G> {
         None
     }
 
+    /// Quiet move `m` refuted the node at `ply`: it becomes a killer and the countermove of
+    /// the move before, and gains history while the quiet moves `tried` before it lose as
+    /// much.
     fn reward_quiet(&mut self, m: Move, ply: usize, depth: i32, tried: &[Move]) {
         if self.killers[ply][0] != m {
             self.killers[ply][1] = self.killers[ply][0];
             self.killers[ply][0] = m;
         }
-        let bonus = (depth * depth).min(HISTORY_MAX_BONUS);
-        let p = self.pos.piece_at(m.from());
-        if p.is_some() {
-            let h = &mut self.history[p.index()][m.to().index()];
-            *h += bonus - *h * bonus / HISTORY_LIMIT;
-        }
-        for &q in tried {
-            let p = self.pos.piece_at(q.from());
-            if p.is_some() {
-                let h = &mut self.history[p.index()][q.to().index()];
-                *h -= bonus + *h * bonus / HISTORY_LIMIT;
+        let before = self.moves_before(ply);
+        self.hist.set_countermove(before[0], m);
+        let bonus = history::bonus(depth);
+        for (q, b) in std::iter::once((m, bonus)).chain(tried.iter().map(|&q| (q, -bonus))) {
+            let key = self.man_key(q);
+            if key != NO_KEY {
+                self.hist.reward_quiet(key, before, b);
             }
         }
     }
@@ -875,6 +947,7 @@ impl<'a, G: Game> Worker<'a, G> {
                 }
             }
             let chooser = self.pos.decider();
+            self.note_move(ply, m);
             self.pos.make(m);
             let score = self.child_q(chooser, alpha, beta, ply + 1);
             self.pos.unmake();

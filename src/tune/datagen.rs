@@ -16,7 +16,9 @@ use crate::movegen::{in_check, legal_moves};
 use crate::moves::{Move, MoveList};
 use crate::position::{Position, Variant};
 use crate::rules::outcome::{verdict, Outcome};
-use crate::search::{search, SearchContext, SearchLimits, SearchOptions, Silent, MATE_BOUND};
+use crate::search::{
+    search, HistoryPool, SearchContext, SearchLimits, SearchOptions, Silent, MATE_BOUND,
+};
 use crate::tt::TranspositionTable;
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -131,6 +133,7 @@ fn search_move(
     pos: &Position,
     nodes: u64,
     tt: &TranspositionTable,
+    histories: &HistoryPool,
     eval: &EvalParams,
 ) -> (Move, i32) {
     let limits = SearchLimits {
@@ -143,6 +146,7 @@ fn search_move(
         eval,
         stop: &stop,
         pondering: &pondering,
+        histories,
     };
     let r = search(pos, &limits, &SearchOptions::default(), &ctx, &Silent);
     let white = match pos.chooser() {
@@ -168,6 +172,7 @@ fn play_game(
     cfg: &DatagenConfig,
     index: usize,
     tt: &TranspositionTable,
+    histories: &HistoryPool,
     eval: &EvalParams,
 ) -> GameRecord {
     let mut rng = Rng(cfg.seed ^ (index as u64).wrapping_mul(0xD1B5_4A32_D192_ED03));
@@ -178,6 +183,7 @@ fn play_game(
         };
     };
     tt.clear();
+    histories.clear();
     let mut fens = Vec::new();
     let mut streak = 0;
     let mut plies = cfg.random_plies;
@@ -188,7 +194,7 @@ fn play_game(
         if plies >= MAX_PLIES {
             break 0.5;
         }
-        let (best, white) = search_move(&pos, cfg.nodes, tt, eval);
+        let (best, white) = search_move(&pos, cfg.nodes, tt, histories, eval);
         if best.is_none() {
             break 0.5;
         }
@@ -250,10 +256,14 @@ pub fn generate(
             let next_game = &next_game;
             scope.spawn(move || {
                 let tt = TranspositionTable::new(HASH_MB);
+                let histories = HistoryPool::new();
                 let eval = EvalParams::new(rules);
                 loop {
                     let i = next_game.fetch_add(1, Ordering::Relaxed);
-                    if i >= cfg.games || tx.send((i, play_game(rules, cfg, i, &tt, &eval))).is_err()
+                    if i >= cfg.games
+                        || tx
+                            .send((i, play_game(rules, cfg, i, &tt, &histories, &eval)))
+                            .is_err()
                     {
                         break;
                     }
