@@ -466,12 +466,17 @@ impl<'a, G: Game> Worker<'a, G> {
         for (i, &m) in list.iter().enumerate() {
             scores[i] = if m == tt_move {
                 ORDER_TT_MOVE
-            } else if let Some(victim) = self.victim_value(m) {
+            } else if let Some(victim_type) = self.pos.captured(m) {
+                let victim = self.value_of_victim(victim_type);
                 let attacker = self.pos.piece_at(m.from());
-                let av = if attacker.is_some() {
-                    self.eval.value[attacker.kind().index()]
+                let (av, learned) = if attacker.is_some() {
+                    let key = history::move_key(attacker.index(), m.to().index());
+                    (
+                        self.eval.value[attacker.kind().index()],
+                        self.hist.capture_score(key, victim_type),
+                    )
                 } else {
-                    0
+                    (0, 0)
                 };
                 let band = if self.pos.see_ge(m, 0, self.eval) {
                     ORDER_CAPTURE
@@ -479,7 +484,7 @@ impl<'a, G: Game> Worker<'a, G> {
                     ORDER_BAD_CAPTURE
                 };
                 band + victim * 16 - av / 16
-                    + self.capture_history(m) / CAPTURE_HISTORY_DIVISOR
+                    + learned / CAPTURE_HISTORY_DIVISOR
                     + m.promotion_type().map_or(0, |t| self.eval.value[t.index()])
             } else if m.promotion_type().is_some() {
                 ORDER_PROMOTION + self.eval.value[m.promotion_type().map_or(0, |t| t.index())]
@@ -499,13 +504,17 @@ impl<'a, G: Game> Worker<'a, G> {
     /// move take one: it ends the game).
     #[inline]
     fn victim_value(&self, m: Move) -> Option<i32> {
-        self.pos.captured(m).map(|t| {
-            if t == PieceType::KING {
-                MATE_BOUND
-            } else {
-                self.eval.value[t.index()]
-            }
-        })
+        self.pos.captured(m).map(|t| self.value_of_victim(t))
+    }
+
+    /// Value of a captured man of type `t` (a king ends the game).
+    #[inline]
+    fn value_of_victim(&self, t: PieceType) -> i32 {
+        if t == PieceType::KING {
+            MATE_BOUND
+        } else {
+            self.eval.value[t.index()]
+        }
     }
 
     #[inline]
@@ -766,16 +775,6 @@ impl<'a, G: Game> Worker<'a, G> {
             return 0;
         }
         self.hist.quiet_score(key, self.moves_before(ply))
-    }
-
-    /// The capture history of capture `m`, before it is made.
-    #[inline]
-    fn capture_history(&self, m: Move) -> i32 {
-        let key = self.man_key(m);
-        match self.pos.captured(m) {
-            Some(victim) if key != NO_KEY => self.hist.capture_score(key, victim),
-            _ => 0,
-        }
     }
 
     /// Adds `bonus` (negative: a malus) to capture `m`'s history.
