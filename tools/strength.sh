@@ -3,6 +3,8 @@
 # played with both colours. Usage:
 #   tools/strength.sh fsf|fairymax|base|fsf-variant ENGINE [GAME_PAIRS] [CONCURRENCY] [OUT_DIR]
 # ENGINE is the Chimera binary to measure; `base` needs BASE=path/to/pre-issue-15-binary.
+# RESUME=1 continues an interrupted run: the games already in OUT_DIR's PGN are kept and only
+# the missing ones are played.
 set -e
 what=$1
 engine=$2
@@ -11,7 +13,7 @@ conc=${4:-2}
 out=${5:-.}
 here=$(cd "$(dirname "$0")" && pwd)
 book=$here/openings/chess-8ply
-common="-games 2 -rounds $pairs -repeat -concurrency $conc -maxmoves 300 -ratinginterval 10"
+common="-games 2 -rounds $pairs -repeat -concurrency $conc -maxmoves 300 -ratinginterval 10 ${RESUME:+-resume}"
 case $what in
 fsf)
     exec "$engine" match -engine cmd="$engine" name=chimera \
