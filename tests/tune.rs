@@ -229,6 +229,42 @@ fn old_two_field_lines_tune_with_lambda_zero_only() {
 }
 
 #[test]
+fn a_last_line_cut_by_a_stopped_datagen_is_skipped() {
+    let dir = scratch("cut");
+    let whole = DATA.lines().filter(|l| l.contains('|')).count();
+    // the end of a stopped run: a result cut from 0.5 to "0." still parses as a number
+    let cut_line = "4k3/8/8/3P4/8/8/8/4K3 w - - 0 1 | 0.";
+    let file = dir.join("cut.txt");
+    std::fs::write(&file, format!("{DATA}{cut_line}")).expect("data");
+    let path = file.to_str().expect("utf-8");
+    let args = [
+        "tune",
+        "--variant",
+        "chess",
+        "--data",
+        path,
+        "--epochs",
+        "5",
+    ];
+    let out = chimera(&args);
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+    );
+    assert!(out.status.success(), "{stderr}");
+    assert!(stderr.contains("has no line end"), "{stderr}");
+    assert!(
+        stdout.contains(&format!("loaded {whole} positions")),
+        "{stdout}"
+    );
+    // the same line with its line end is the file's own and is judged as such
+    std::fs::write(&file, format!("{DATA}{cut_line}\n")).expect("data");
+    let lines = DATA.lines().count() + 1;
+    fails_with(&args, &format!("{path}:{lines}: no score"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn the_best_validation_epoch_is_written() {
     let dir = scratch("valid");
     let mut data = String::new();

@@ -72,7 +72,7 @@ pub fn load_data(
 ) -> Result<Dataset, String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
     let mut data = Dataset::new();
-    for (n, line) in text.lines().enumerate() {
+    for (n, line) in whole_lines(path, &text).lines().enumerate() {
         if line.trim().is_empty() || line.trim_start().starts_with('#') {
             continue;
         }
@@ -89,6 +89,21 @@ pub fn load_data(
         return Err(format!("{path}: no positions"));
     }
     Ok(data)
+}
+
+/// `text` without a last line that lacks its line end: `datagen` ends every line, so such a
+/// line was cut when a run was stopped, and a cut result or score can still parse (`0.` for
+/// `0.5`, `-7` for `-71`). It is dropped with a warning on standard error.
+fn whole_lines<'t>(path: &str, text: &'t str) -> &'t str {
+    if text.is_empty() || text.ends_with('\n') {
+        return text;
+    }
+    let end = text.rfind('\n').map_or(0, |i| i + 1);
+    eprintln!(
+        "{path}: the last line has no line end (cut by a stopped datagen?) and is skipped: {}",
+        &text[end..]
+    );
+    &text[..end]
 }
 
 /// The error for a two-field line when the target blends in the scores.
