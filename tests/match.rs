@@ -239,6 +239,36 @@ fn illegal_move_loses() {
 }
 
 #[test]
+fn a_variant_an_option_adds_is_found_by_asking_again() {
+    // the `variantpath` fake lists missingfile only once its VariantPath is set
+    let pgn = tmp("fake-variantpath.pgn");
+    let mut a = ours("chimera");
+    a.extend(fake("variantpath"));
+    a.push("option.VariantPath=/any/variants.ini".into());
+    a.extend(words(
+        "-variant missingfile -each nodes=500 -games 2 -pgnout",
+    ));
+    a.push(pgn.to_string_lossy().into());
+    let out = run(&a);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    let games = games_of(&pgn);
+    assert_eq!(games.len(), 2);
+    for g in &games {
+        assert_eq!(g.tag("Variant"), Some("missingfile"));
+        assert_eq!(g.tag("Termination"), Some("illegal move"), "{:?}", g.tags);
+    }
+    // without the option it does not play missingfile, and the referee says so
+    let mut b = ours("chimera");
+    b.extend(fake("variantpath"));
+    b.extend(words("-variant missingfile -each nodes=500 -games 2"));
+    let out = run(&b);
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("does not play 'missingfile'"), "{stderr}");
+}
+
+#[test]
 fn unparsable_move_loses() {
     misbehaves("garbage", "illegal move", "-each nodes=500");
 }

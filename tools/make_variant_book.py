@@ -44,6 +44,7 @@ def fen_and_score(moves):
     return fen, score
 
 
+start_fen, _ = fen_and_score([])
 book, seen, tries = [], set(), 0
 while len(book) < count and tries < count * 30:
     tries += 1
@@ -57,7 +58,9 @@ while len(book) < count and tries < count * 30:
         continue
     seen.add(tuple(moves))
     fen, score = fen_and_score(moves)
-    if fen and score is not None and abs(score) <= margin:
+    # A FEN already in the book (a transposition) or the start position (the engine refused a
+    # move) would make the book play the same game twice.
+    if fen and fen != start_fen and fen not in book and score is not None and abs(score) <= margin:
         book.append(fen)
 with open(out, "w") as f:
     f.write("\n".join(book) + "\n")

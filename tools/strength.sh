@@ -38,7 +38,8 @@ fsf-variant)
         -engine cmd="$engine" name=chimera \
         -engine cmd="${FSF:?set FSF to a Fairy-Stockfish built from source}" name=fairy-stockfish \
           option.VariantPath="$here/../tests/fairy-stockfish/variants.ini" \
-        -each tc=10+0.1 timemargin=100 $common -pgnout "$out/fsf-missingfile.pgn" ;;
+        -each tc=10+0.1 timemargin=100 $common -openings file=$here/openings/missingfile-6ply.fen \
+        -pgnout "$out/fsf-missingfile.pgn" ;;
 *)
     echo "usage: $0 fsf|fairymax|base|fsf-variant ENGINE [GAME_PAIRS] [CONCURRENCY] [OUT_DIR]" >&2
     exit 1 ;;

@@ -113,6 +113,9 @@ pub struct GameView<'a> {
 }
 
 /// Features an XBoard engine announced.
+/// What `uci` told: the engine's name, its option names, its UCI_Variant values (if any).
+type UciOptions = (Option<String>, Vec<String>, Option<Vec<String>>);
+
 #[derive(Clone, Debug, Default)]
 struct XbFeatures {
     setboard: bool,
@@ -292,7 +295,8 @@ impl Client {
         }
     }
 
-    fn uci_handshake(&mut self, variant: &str, interrupt: &AtomicBool) -> Result<(), String> {
+    /// Sends `uci` and reads the engine's name, option names and UCI_Variant values.
+    fn uci_options(&mut self, interrupt: &AtomicBool) -> Result<UciOptions, String> {
         self.send("uci").map_err(|f| f.detail)?;
         let mut names = Vec::new();
         let mut variants = None;
@@ -321,6 +325,11 @@ impl Client {
             },
         )
         .map_err(|f| f.detail)?;
+        Ok((id, names, variants))
+    }
+
+    fn uci_handshake(&mut self, variant: &str, interrupt: &AtomicBool) -> Result<(), String> {
+        let (id, names, variants) = self.uci_options(interrupt)?;
         self.engine_name = id;
         self.uci_variants = variants;
         for (k, v) in self.spec.options.clone() {
@@ -332,6 +341,11 @@ impl Client {
             }
             self.send(&format!("setoption name {k} value {v}"))
                 .map_err(|f| f.detail)?;
+        }
+        let known = |vars: &Option<Vec<String>>| vars.iter().flatten().any(|v| v == variant);
+        if variant != "chess" && !known(&self.uci_variants) && !self.spec.options.is_empty() {
+            // an option (Fairy-Stockfish's VariantPath) may have added variants: ask again
+            self.uci_variants = self.uci_options(interrupt)?.2;
         }
         if variant != "chess" {
             match &self.uci_variants {

@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
 """A scripted UCI engine that misbehaves on purpose, for the `match` referee's tests.
 
-usage: fake_engine.py MODE      (MODE: illegal, garbage, crash, hang)
+usage: fake_engine.py MODE      (MODE: illegal, garbage, crash, hang, variantpath)
   illegal  answers every `go` with a move that is never legal in the first plies (h1h8)
   garbage  answers with something that is not a move at all
   crash    exits with status 3 when asked to move
   hang     never answers `go` (and ignores `stop`)
+  variantpath  lists missingfile among its UCI_Variant values only once its VariantPath option
+           is set (as Fairy-Stockfish does), then answers like `illegal`
 If FAKE_PID_FILE is set, the engine appends its process id to that file, so a test can check
 that the referee ended and reaped every process it started.
 """
@@ -24,6 +26,7 @@ def say(s):
     sys.stdout.flush()
 
 
+variant_path = False
 for line in sys.stdin:
     cmd = line.split()
     if not cmd:
@@ -31,11 +34,17 @@ for line in sys.stdin:
     if cmd[0] == "uci":
         say(f"id name fake-{mode}")
         say("option name Hash type spin default 16 min 1 max 1024")
+        if mode == "variantpath":
+            extra = " var missingfile" if variant_path else ""
+            say(f"option name UCI_Variant type combo default chess var chess{extra}")
+            say("option name VariantPath type string default <empty>")
         say("uciok")
     elif cmd[0] == "isready":
         say("readyok")
+    elif cmd[:3] == ["setoption", "name", "VariantPath"]:
+        variant_path = True
     elif cmd[0] == "go":
-        if mode == "illegal":
+        if mode in ("illegal", "variantpath"):
             say("info depth 1 score cp 0")
             say("bestmove h1h8")
         elif mode == "garbage":
