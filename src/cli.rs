@@ -10,8 +10,7 @@ macro_rules! say {
     }};
 }
 
-use crate::movegen::{legal_moves, move_to_string, parse_move};
-use crate::moves::MoveList;
+use crate::movegen::{legal_move_names, parse_move};
 use crate::perft::{divide, perft_threads};
 use crate::position::Position;
 use crate::rules::{builtin_variants, VariantSet};
@@ -50,6 +49,10 @@ subcommands:
   match  -engine cmd=PROG ... -engine cmd=PROG ... -each tc=10+0.1 [OPTIONS]
                        referee a match between two UCI/XBoard engines in any variant
                        (PGN, Elo, SPRT; 'chimera match -help' lists the options)
+  serve  [--port N] [--host ADDR] [--hash MB] [--threads N] [--max-games N] [--variants INI]
+                       a web board on http://127.0.0.1:8080/ (port 0: any free port) to play,
+                       analyse and watch any variant; localhost only unless --host says
+                       otherwise (docs/serve.md)
   help                 this text
 
 common options:
@@ -288,14 +291,7 @@ fn cmd_moves(o: &Options) -> Result<(), String> {
         say!("Moves: {}", names.len());
         return Ok(());
     }
-    let mut pos = setup(o)?;
-    let mut list = MoveList::new();
-    legal_moves(&mut pos, &mut list);
-    let mut names: Vec<String> = list
-        .iter()
-        .map(|&m| move_to_string(&pos, m).to_string())
-        .collect();
-    names.sort();
+    let names = legal_move_names(&mut setup(o)?);
     say!("{}", names.join(" "));
     say!("Moves: {}", names.len());
     Ok(())
@@ -562,6 +558,78 @@ fn cmd_datagen(args: &[String]) -> Result<(), String> {
     Ok(())
 }
 
+/// The web board, fed by a match's games (`chimera match -serve PORT`).
+struct BoardFeed(crate::serve::Server);
+
+impl crate::tournament::observer::GameObserver for BoardFeed {
+    fn update(&self, g: &crate::tournament::observer::ObservedGame) {
+        self.0.watch.update(g.clone());
+    }
+}
+
+/// Starts the web board for `chimera match -serve PORT`.
+fn watch_on_board(
+    port: u16,
+    variants_file: Option<&str>,
+) -> Result<Box<dyn crate::tournament::observer::GameObserver>, String> {
+    let server = crate::serve::start(crate::serve::ServeConfig {
+        port,
+        variants_file: variants_file.map(str::to_string),
+        hash_mb: 16,
+        ..Default::default()
+    })?;
+    println!("Watch the games at {}#watch=1", server.url());
+    Ok(Box::new(BoardFeed(server)))
+}
+
+fn cmd_serve(args: &[String]) -> Result<(), String> {
+    use crate::serve::{start, ServeConfig};
+    const ALLOWED: [&str; 6] = [
+        "--port",
+        "--host",
+        "--hash",
+        "--threads",
+        "--max-games",
+        "--variants",
+    ];
+    let map = flag_values("serve", args, &ALLOWED)?;
+    let defaults = ServeConfig::default();
+    let host = match map.get("--host") {
+        Some(h) => h
+            .parse()
+            .map_err(|_| format!("--host must be an IP address, not '{h}'"))?,
+        None => defaults.host,
+    };
+    let config = ServeConfig {
+        host,
+        port: number(&map, "--port", defaults.port, 0..=u16::MAX)?,
+        variants_file: map.get("--variants").cloned(),
+        hash_mb: number(
+            &map,
+            "--hash",
+            defaults.hash_mb,
+            1..=crate::engine::MAX_HASH_MB,
+        )?,
+        threads: number(
+            &map,
+            "--threads",
+            defaults.threads,
+            1..=crate::engine::MAX_THREADS,
+        )?,
+        max_games: number(&map, "--max-games", defaults.max_games, 1..=10_000)?,
+    };
+    if let Some(path) = &config.variants_file {
+        crate::engine::Engine::new()
+            .load_variants(path)
+            .map_err(|e| format!("{path}: {e}"))?;
+    }
+    crate::geometry::attacks::init();
+    let server = start(config)?;
+    say!("Chimera web board: {}", server.url());
+    server.join();
+    Ok(())
+}
+
 fn cmd_tune(args: &[String]) -> Result<(), String> {
     use crate::tune::{run_tune, TuneConfig, DEFAULT_L2, DEFAULT_LAMBDA, DEFAULT_VALIDATION};
     const ALLOWED: [&str; 10] = [
@@ -609,9 +677,10 @@ pub fn run(args: &[String]) -> i32 {
             Ok(())
         }
         // its own cutechess-cli-like options and exit codes (130 after Ctrl-C)
-        "match" => return crate::tournament::main(rest),
+        "match" => return crate::tournament::main(rest, &watch_on_board),
         "datagen" => cmd_datagen(rest),
         "tune" => cmd_tune(rest),
+        "serve" => cmd_serve(rest),
         "perft" | "divide" | "moves" | "check" | "variants" | "bench" => {
             match parse_options(rest) {
                 Err(e) => Err(e),

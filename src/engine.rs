@@ -18,6 +18,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 
+mod view;
+pub use view::{BoardView, HeldView, LiveGame, ManView};
+
 // The vocabulary the protocols speak: they reach the engine through this module only
 // (tests/layers.rs), so what they may name is re-exported here.
 pub use crate::geometry::Color;
@@ -426,19 +429,7 @@ impl Engine {
     pub fn three_result(&self) -> Option<String> {
         let p = self.three.as_ref()?;
         let r = p.outcome()?;
-        let points = foreignpolicy::outcome::points(&r);
-        let words: Vec<String> = foreignpolicy::Player::ALL
-            .iter()
-            .map(|pl| {
-                format!(
-                    "{} {:?} {:.2}",
-                    pl.name(),
-                    r[pl.index()],
-                    points[pl.index()]
-                )
-            })
-            .collect();
-        Some(format!("game over: {}", words.join(", ")))
+        Some(format!("game over: {}", view::three_result_words(&r)))
     }
 
     /// Plays one move given as text.

@@ -22,6 +22,7 @@ pub mod position;
 pub mod protocol;
 pub mod rules;
 pub mod search;
+pub mod serve;
 pub mod tournament;
 pub mod tt;
 pub mod tune;

@@ -24,11 +24,12 @@ const LAYERS: &[(&str, u32)] = &[
     ("tune", 9),
     ("protocol", 10),
     ("tournament", 10),
+    ("serve", 10),
     ("cli", 11),
 ];
 
 /// Modules that may reach only the listed modules, whatever their layers say.
-const FACADES: &[(&str, &[&str])] = &[("protocol", &["engine"])];
+const FACADES: &[(&str, &[&str])] = &[("protocol", &["engine"]), ("serve", &["engine"])];
 
 fn layer(module: &str) -> Option<u32> {
     LAYERS.iter().find(|l| l.0 == module).map(|l| l.1)

@@ -54,6 +54,19 @@ pub fn legal_moves(pos: &mut Position, list: &mut MoveList) {
     }
 }
 
+/// The legal moves of the side to move, canonical spelling, in ASCII order (`chimera moves`,
+/// the web board).
+pub fn legal_move_names(pos: &mut Position) -> Vec<String> {
+    let mut list = MoveList::new();
+    legal_moves(pos, &mut list);
+    let mut names: Vec<String> = list
+        .iter()
+        .map(|&m| move_to_string(pos, m).to_string())
+        .collect();
+    names.sort();
+    names
+}
+
 /// The moves legal under the ordinary rules (the mover's king not left attacked), with the
 /// mechanics' own moves, before any mechanic's legality filter: what Torpedo calls the
 /// FIDE-legal moves.

@@ -49,6 +49,8 @@ pub struct MatchConfig {
     pub rating_interval: u32,
     /// Echo engine input and output to stderr.
     pub debug: bool,
+    /// Show the games on the web board at this port (`-serve PORT`).
+    pub serve: Option<u16>,
 }
 
 /// The help text of `chimera match`.
@@ -81,6 +83,8 @@ match options:
   -sprt elo0=E0 elo1=E1 alpha=A beta=B       stop when the SPRT decides
   -ratinginterval N    print the Elo estimate every N games
   -debug               show all engine communication on stderr
+  -serve PORT          show the games live on the web board at http://127.0.0.1:PORT/
+                       (docs/serve.md)
 
 three seats (Foreign Policy): -variant foreignpolicy with exactly three -engine options;
   seatings rotate over the six permutations (docs/match.md, \"Three seats\")
@@ -260,6 +264,7 @@ pub fn parse(args: &[String]) -> Result<Option<MatchConfig>, String> {
         sprt: None,
         rating_interval: 0,
         debug: false,
+        serve: None,
     };
     let mut seed: Option<u64> = None;
     let mut openings_seed_given = false;
@@ -353,6 +358,13 @@ pub fn parse(args: &[String]) -> Result<Option<MatchConfig>, String> {
             "debug" => {
                 none("debug")?;
                 c.debug = true;
+            }
+            "serve" => {
+                let port = one("serve")?;
+                c.serve =
+                    Some(port.parse().map_err(|_| {
+                        format!("-serve takes a port number (0..65535), not '{port}'")
+                    })?)
             }
             "ratinginterval" => {
                 c.rating_interval = number("-ratinginterval", one("ratinginterval")?)?

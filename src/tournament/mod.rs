@@ -4,11 +4,13 @@
 //! they cannot parse; here our own rules judge every move. One file per concept:
 //! `config` (the cutechess-cli-like command line), `process` (engine processes and reads with
 //! deadlines), `client` (UCI and XBoard), `timecontrol` (limits and clocks), `openings`,
-//! `referee` (one game), `referee3` and `three` (Foreign Policy's three seats), `pgn` (SAN, writing and reading PGN), `stats` (Elo, LOS, SPRT) and
-//! `runner` (the schedule, concurrency, output). See docs/match.md.
+//! `referee` (one game), `referee3` and `three` (Foreign Policy's three seats), `pgn` (SAN,
+//! writing and reading PGN), `stats` (Elo, LOS, SPRT), `observer` (games followed live, for
+//! `-serve`) and `runner` (the schedule, concurrency, output). See docs/match.md.
 
 pub mod client;
 pub mod config;
+pub mod observer;
 pub mod openings;
 pub mod pgn;
 pub mod process;
@@ -19,6 +21,7 @@ pub mod stats;
 pub mod three;
 pub mod timecontrol;
 
+use observer::GameObserver;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Set by Ctrl-C (SIGINT): games in progress are abandoned, finished games are kept.
@@ -43,8 +46,12 @@ fn catch_ctrl_c() {
     }
 }
 
+/// Starts whatever follows the games for `-serve PORT` (the web board, set up by the
+/// command line, which may reach it).
+pub type Connect<'a> = &'a dyn Fn(u16, Option<&str>) -> Result<Box<dyn GameObserver>, String>;
+
 /// Runs `chimera match ARGS`; returns the exit code (0 done, 1 error, 130 interrupted).
-pub fn main(args: &[String]) -> i32 {
+pub fn main(args: &[String], connect: Connect) -> i32 {
     let cfg = match config::parse(args) {
         Ok(Some(c)) => c,
         Ok(None) => {
@@ -56,11 +63,22 @@ pub fn main(args: &[String]) -> i32 {
             return 1;
         }
     };
+    let observer = match cfg.serve {
+        Some(port) => match connect(port, cfg.variants_file.as_deref()) {
+            Ok(o) => Some(o),
+            Err(e) => {
+                eprintln!("chimera match: -serve {port}: {e}");
+                return 1;
+            }
+        },
+        None => None,
+    };
     catch_ctrl_c();
+    let observer = observer.as_deref();
     let ran = if cfg.engines.len() == 3 {
-        three::run(&cfg, &INTERRUPTED)
+        three::run(&cfg, &INTERRUPTED, observer)
     } else {
-        runner::run(&cfg, &INTERRUPTED)
+        runner::run(&cfg, &INTERRUPTED, observer)
     };
     match ran {
         Ok(runner::Ending::Complete) => 0,

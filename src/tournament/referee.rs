@@ -9,6 +9,7 @@
 //! adjudication.
 
 use super::client::{Answer, Client, Fault, FaultKind, GameView};
+use super::observer::OnMove;
 use super::timecontrol::Clock;
 use crate::geometry::Color;
 use crate::movegen::{legal_moves, move_to_string, parse_move};
@@ -112,6 +113,8 @@ pub struct GameSetup<'a> {
     pub fen: Option<&'a str>,
     /// Adjudication rules.
     pub adjudication: Adjudication,
+    /// Called with the moves so far after every ply (`-serve`).
+    pub on_move: OnMove<'a>,
 }
 
 /// The seat of the player of `color` in a two-player game.
@@ -288,6 +291,9 @@ fn referee(
         texts.push(move_to_string(&pos, mv).to_string());
         pos.make(mv);
         moves.push(mv);
+        if let Some(report) = setup.on_move {
+            report(&texts);
+        }
         scores[seat].push(score);
         if let Some((outcome, reason)) = adjudicate(&setup.adjudication, &scores, seat, &pos) {
             return Some(Ended::new(outcome, Termination::Adjudication, reason));

@@ -10,6 +10,7 @@
 //! to it; a single remaining player wins). The faulty engine alone is punished.
 
 use super::client::{Answer, Client, Fault, GameView};
+use super::observer::OnMove;
 use super::referee::{fault_words, Termination};
 use super::timecontrol::Clock;
 use crate::foreignpolicy::outcome::shared_draw;
@@ -26,6 +27,8 @@ pub struct FpSetup<'a> {
     pub fen: Option<&'a str>,
     /// Draw among the remaining players after this many rounds (`-maxmoves`).
     pub max_rounds: Option<u32>,
+    /// Called with the moves so far after every ply (`-serve`).
+    pub on_move: OnMove<'a>,
 }
 
 /// One ply of the record.
@@ -220,6 +223,9 @@ fn referee(
             .find(|&q| !pos.alive().has(q))
             .map(|q| format!("{} is eliminated: {} takes its king", q.name(), p.name()));
         texts.push(text.clone());
+        if let Some(report) = setup.on_move {
+            report(&texts);
+        }
         plies.push(Ply {
             round,
             player: p,

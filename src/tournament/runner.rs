@@ -9,6 +9,7 @@
 
 use super::client::Client;
 use super::config::MatchConfig;
+use super::observer::{reporter, GameObserver, ObservedGame};
 use super::openings::{self, Opening};
 use super::pgn::{read_games, render, today, PgnGame};
 use super::referee::{self, GameRecord, GameSetup};
@@ -65,6 +66,7 @@ struct Plan<'a> {
     openings: Vec<Opening>,
     total: usize,
     interrupt: &'a AtomicBool,
+    observer: Option<&'a dyn GameObserver>,
 }
 
 impl Plan<'_> {
@@ -305,11 +307,24 @@ fn worker(plan: &Plan, shared: &Mutex<Shared>) {
             // validated when the openings were loaded
             break;
         };
+        let observed = ObservedGame {
+            number: index + 1,
+            variant: cfg.variant.clone(),
+            players: seats.iter().map(|&e| cfg.engines[e].name.clone()).collect(),
+            start_fen: opening.fen.clone(),
+            moves: opening.moves.clone(),
+            result: None,
+        };
+        let report = plan.observer.map(|o| reporter(o, &observed));
+        if let Some(o) = plan.observer {
+            o.update(&observed);
+        }
         let setup = GameSetup {
             start,
             opening: &opening.moves,
             fen: opening.fen.as_deref(),
             adjudication: cfg.adjudication,
+            on_move: report.as_ref().map(|r| r as &(dyn Fn(&[String]) + Sync)),
         };
         let mut clocks: Vec<Clock> = seats
             .iter()
@@ -341,6 +356,13 @@ fn worker(plan: &Plan, shared: &Mutex<Shared>) {
                 c.game_over(rec.outcome.pgn(), &rec.reason);
                 clients[seats[seat]] = Some(c);
             }
+        }
+        if let Some(o) = plan.observer {
+            o.update(&ObservedGame {
+                moves: spelled(&rec),
+                result: Some(format!("{} {{{}}}", rec.outcome.pgn(), rec.reason)),
+                ..observed.clone()
+            });
         }
         let text = render(&PgnGame {
             tags: tags(plan, index + 1, seats, &rec, opening.fen.as_deref()),
@@ -383,9 +405,26 @@ fn worker(plan: &Plan, shared: &Mutex<Shared>) {
     }
 }
 
+/// A finished game's moves in canonical spelling.
+fn spelled(rec: &GameRecord) -> Vec<String> {
+    let mut pos = rec.start.clone();
+    rec.moves
+        .iter()
+        .map(|&m| {
+            let text = crate::movegen::move_to_string(&pos, m).to_string();
+            pos.make(m);
+            text
+        })
+        .collect()
+}
+
 /// Plays the match. Errors are configuration errors found before the first game, or a fatal
 /// error during the match (the games finished before it are saved).
-pub fn run(cfg: &MatchConfig, interrupt: &AtomicBool) -> Result<Ending, String> {
+pub fn run(
+    cfg: &MatchConfig,
+    interrupt: &AtomicBool,
+    observer: Option<&dyn GameObserver>,
+) -> Result<Ending, String> {
     crate::geometry::attacks::init();
     let mut set = builtin_variants();
     if let Some(f) = &cfg.variants_file {
@@ -446,6 +485,7 @@ pub fn run(cfg: &MatchConfig, interrupt: &AtomicBool) -> Result<Ending, String> 
         openings,
         total,
         interrupt,
+        observer,
     };
     let shared = Mutex::new(Shared {
         next: 0,

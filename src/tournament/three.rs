@@ -8,6 +8,7 @@
 
 use super::client::Client;
 use super::config::MatchConfig;
+use super::observer::{reporter, GameObserver, ObservedGame};
 use super::openings::{shuffle, Format, OpeningsSpec};
 use super::pgn::today;
 use super::referee3::{self, FpRecord, FpSetup};
@@ -174,6 +175,7 @@ struct Plan<'a> {
     openings: Vec<Option<String>>,
     total: usize,
     interrupt: &'a AtomicBool,
+    observer: Option<&'a dyn GameObserver>,
 }
 
 impl Plan<'_> {
@@ -342,10 +344,16 @@ fn play_one(
     let start = fen
         .map_or_else(|| Ok(FpPosition::startpos()), FpPosition::from_fen)
         .ok()?;
+    let observed = observed(plan, index, seats);
+    let report = plan.observer.map(|o| reporter(o, &observed));
+    if let Some(o) = plan.observer {
+        o.update(&observed);
+    }
     let setup = FpSetup {
         start,
         fen,
         max_rounds: cfg.adjudication.max_moves,
+        on_move: report.as_ref().map(|r| r as &(dyn Fn(&[String]) + Sync)),
     };
     let mut clocks: Vec<Clock> = seats
         .iter()
@@ -358,9 +366,31 @@ fn play_one(
     referee3::play(&setup, ready, &mut clocks, &margins, plan.interrupt)
 }
 
+/// Game `index` as the observer sees it before its first ply.
+fn observed(plan: &Plan, index: usize, seats: [usize; 3]) -> ObservedGame {
+    ObservedGame {
+        number: index + 1,
+        variant: crate::foreignpolicy::NAME.to_string(),
+        players: seats
+            .iter()
+            .map(|&e| plan.cfg.engines[e].name.clone())
+            .collect(),
+        start_fen: plan.opening(index).map(str::to_string),
+        moves: Vec::new(),
+        result: None,
+    }
+}
+
 /// Records a finished game: the PGN, the standings and the progress lines.
 fn record(plan: &Plan, shared: &Mutex<Shared>, index: usize, seats: [usize; 3], rec: &FpRecord) {
     let cfg = plan.cfg;
+    if let Some(o) = plan.observer {
+        o.update(&ObservedGame {
+            moves: rec.plies.iter().map(|p| p.text.clone()).collect(),
+            result: Some(format!("{} {{{}}}", result_text(&rec.results), rec.reason)),
+            ..observed(plan, index, seats)
+        });
+    }
     let text = render(plan, index + 1, seats, plan.opening(index), rec);
     let Ok(mut s) = shared.lock() else { return };
     if let Some(f) = s.pgn.as_mut() {
@@ -452,7 +482,11 @@ fn worker(plan: &Plan, shared: &Mutex<Shared>) {
 }
 
 /// Plays a three-seat match (`cfg.engines` has three engines, the variant is foreignpolicy).
-pub fn run(cfg: &MatchConfig, interrupt: &AtomicBool) -> Result<Ending, String> {
+pub fn run(
+    cfg: &MatchConfig,
+    interrupt: &AtomicBool,
+    observer: Option<&dyn GameObserver>,
+) -> Result<Ending, String> {
     crate::geometry::attacks::init();
     let openings = match &cfg.openings {
         Some(spec) => load_openings(spec)?,
@@ -484,6 +518,7 @@ pub fn run(cfg: &MatchConfig, interrupt: &AtomicBool) -> Result<Ending, String> 
         openings,
         total,
         interrupt,
+        observer,
     };
     let shared = Mutex::new(Shared {
         next: 0,

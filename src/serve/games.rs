@@ -1,0 +1,281 @@
+//! The open games: each has its own engine (its table and histories belong to that game), the
+//! moves played in canonical spelling, and an event channel its pages listen to.
+//!
+//! Lock discipline: a game's mutex is never held across an `.await`, and the search threads
+//! never take it (they only send to channels), so waiting for a search under the lock cannot
+//! deadlock.
+
+use super::events::{self, EventReporter};
+use super::ServeConfig;
+use crate::engine::{Engine, SearchDone, SearchLimits};
+use std::sync::Arc;
+use tokio::sync::{broadcast, oneshot};
+
+/// Why a request about a game was refused, with the HTTP status it maps to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Refusal {
+    /// Bad input (400): an illegal move, a bad FEN, an unknown variant.
+    Bad(String),
+    /// Not now (409): the engine is thinking, the game is over, nothing to take back.
+    Conflict(String),
+}
+
+impl Refusal {
+    /// The message.
+    pub fn message(&self) -> &str {
+        match self {
+            Refusal::Bad(m) | Refusal::Conflict(m) => m,
+        }
+    }
+}
+
+/// One game on the board.
+pub struct Game {
+    /// The variant's name.
+    pub variant: String,
+    /// The position the game started from (`None`: the variant's start).
+    pub start_fen: Option<String>,
+    /// Moves played since, canonical spelling.
+    pub history: Vec<String>,
+    /// The engine, at the position after `history`.
+    pub engine: Engine,
+    /// Events for the game's pages (JSON texts).
+    pub events: broadcast::Sender<String>,
+    /// An analysis (infinite search) is running.
+    pub analysing: bool,
+    /// The engine is choosing a move to play.
+    pub thinking: bool,
+}
+
+/// A fresh engine set up as the server's configuration says.
+pub fn new_engine(config: &ServeConfig) -> Result<Engine, Refusal> {
+    let mut engine = Engine::new();
+    if let Some(path) = &config.variants_file {
+        engine
+            .load_variants(path)
+            .map_err(|e| Refusal::Bad(format!("variants file {path}: {e}")))?;
+    }
+    engine
+        .set_hash(config.hash_mb)
+        .and_then(|_| engine.set_threads(config.threads))
+        .map_err(|e| Refusal::Bad(e.to_string()))?;
+    Ok(engine)
+}
+
+/// The engine in `variant` at `fen` (or the start) after `moves`.
+pub fn set_up(
+    engine: &mut Engine,
+    variant: &str,
+    fen: Option<&str>,
+    moves: &[String],
+) -> Result<(), Refusal> {
+    engine
+        .set_variant(variant)
+        .map_err(|e| Refusal::Bad(e.to_string()))?;
+    let moves: Vec<&str> = moves.iter().map(String::as_str).collect();
+    engine
+        .set_position(fen, &moves)
+        .map_err(|e| Refusal::Bad(e.to_string()))
+}
+
+impl Game {
+    /// A new game of `variant` from `fen` (or its start).
+    pub fn new(config: &ServeConfig, variant: &str, fen: Option<&str>) -> Result<Game, Refusal> {
+        let mut engine = new_engine(config)?;
+        set_up(&mut engine, variant, fen, &[])?;
+        let (events, _) = broadcast::channel(256);
+        Ok(Game {
+            variant: variant.to_string(),
+            start_fen: fen.map(str::to_string),
+            history: Vec::new(),
+            engine,
+            events,
+            analysing: false,
+            thinking: false,
+        })
+    }
+
+    /// Plays a move the page sent, after checking it by the rules.
+    pub fn play(&mut self, text: &str) -> Result<(), Refusal> {
+        self.not_thinking()?;
+        self.not_over()?;
+        let text = text.trim();
+        if text.is_empty() || text.len() > 64 {
+            return Err(Refusal::Bad(format!("not a move: '{text}'")));
+        }
+        self.changing(|g| {
+            let canonical = g.engine.play_move(text).map_err(Refusal::Bad)?;
+            g.history.push(canonical);
+            Ok(())
+        })
+    }
+
+    /// Takes back the last move.
+    pub fn undo(&mut self) -> Result<(), Refusal> {
+        self.not_thinking()?;
+        if self.history.is_empty() {
+            return Err(Refusal::Conflict("no move to take back".into()));
+        }
+        self.changing(|g| {
+            g.engine.undo();
+            g.history.pop();
+            Ok(())
+        })
+    }
+
+    /// Starts the game again from `fen` (or the variant's start).
+    pub fn reset(&mut self, fen: Option<&str>) -> Result<(), Refusal> {
+        self.not_thinking()?;
+        self.changing(|g| {
+            // all or nothing: a refused FEN leaves the game as it was
+            g.engine
+                .set_position(fen, &[])
+                .map_err(|e| Refusal::Bad(e.to_string()))?;
+            g.start_fen = fen.map(str::to_string);
+            g.history.clear();
+            g.engine.new_game();
+            Ok(())
+        })
+    }
+
+    /// Starts the engine's search for a move to play; the receiver gets the result.
+    pub fn start_engine_move(
+        &mut self,
+        limits: SearchLimits,
+    ) -> Result<oneshot::Receiver<SearchDone>, Refusal> {
+        self.not_thinking()?;
+        self.not_over()?;
+        self.pause_analysis();
+        let (tx, rx) = oneshot::channel();
+        let reporter = Arc::new(EventReporter::new(self.events.clone()));
+        let started = self.engine.go(
+            limits,
+            reporter,
+            Box::new(move |done| {
+                let _ = tx.send(done);
+            }),
+        );
+        if let Err(e) = started {
+            self.resume_analysis();
+            return Err(Refusal::Conflict(e.to_string()));
+        }
+        self.thinking = true;
+        Ok(rx)
+    }
+
+    /// Plays the move the engine chose (none if the search found no move).
+    pub fn finish_engine_move(&mut self, done: &SearchDone) -> Result<(), Refusal> {
+        self.thinking = false;
+        self.engine.wait();
+        let played = match &done.best {
+            Some(best) => match self.engine.play_move(best) {
+                Ok(canonical) => {
+                    self.history.push(canonical);
+                    true
+                }
+                Err(e) => return Err(Refusal::Conflict(format!("engine move refused: {e}"))),
+            },
+            None => false,
+        };
+        if played {
+            self.announce();
+        }
+        self.resume_analysis();
+        Ok(())
+    }
+
+    /// Starts analysing the current position until stopped.
+    pub fn start_analysis(&mut self) -> Result<(), Refusal> {
+        self.not_thinking()?;
+        if !self.analysing {
+            self.analysing = true;
+            self.resume_analysis();
+        }
+        Ok(())
+    }
+
+    /// Stops the analysis, or makes the thinking engine move now.
+    pub fn stop(&mut self) {
+        if self.thinking {
+            self.engine.stop();
+        } else {
+            self.pause_analysis();
+            self.analysing = false;
+        }
+    }
+
+    /// Ends every search of the game (the game is being closed).
+    pub fn close(&mut self) {
+        self.analysing = false;
+        self.engine.stop();
+        self.engine.wait();
+    }
+
+    fn not_thinking(&self) -> Result<(), Refusal> {
+        match self.thinking {
+            true => Err(Refusal::Conflict(
+                "the engine is thinking about its move; stop it first".into(),
+            )),
+            false => Ok(()),
+        }
+    }
+
+    fn not_over(&self) -> Result<(), Refusal> {
+        match self.engine.board_view().result {
+            Some((score, why)) => Err(Refusal::Conflict(format!(
+                "the game is over: {score} ({why})"
+            ))),
+            None => Ok(()),
+        }
+    }
+
+    /// Runs a change of position with the analysis paused around it, and tells the pages.
+    fn changing(
+        &mut self,
+        change: impl FnOnce(&mut Game) -> Result<(), Refusal>,
+    ) -> Result<(), Refusal> {
+        self.pause_analysis();
+        let done = change(self);
+        self.resume_analysis();
+        if done.is_ok() {
+            self.announce();
+        }
+        done
+    }
+
+    fn pause_analysis(&mut self) {
+        if self.analysing {
+            self.engine.stop();
+            self.engine.wait();
+        }
+    }
+
+    fn resume_analysis(&mut self) {
+        if !self.analysing || self.engine.board_view().legal.is_empty() {
+            return;
+        }
+        let limits = SearchLimits {
+            infinite: true,
+            ..Default::default()
+        };
+        let reporter = Arc::new(EventReporter::new(self.events.clone()));
+        let tx = self.events.clone();
+        let started = self.engine.go(
+            limits,
+            reporter,
+            Box::new(move |done| {
+                let _ = tx.send(events::best_move(&done));
+            }),
+        );
+        if started.is_err() {
+            self.analysing = false;
+        }
+    }
+
+    /// Tells the pages that the position changed.
+    fn announce(&self) {
+        let _ = self
+            .events
+            .send(events::position_changed(self.history.len()));
+    }
+}

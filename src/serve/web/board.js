@@ -1,0 +1,580 @@
+// Chimera's web board. The server owns the rules: this page draws what /api says, turns
+// clicks into one of the legal moves it listed, and sends that move back to be checked.
+"use strict";
+
+const SQUARE = 50; // SVG units per square
+
+const page = {
+  state: null, // the shown game's state (GET /api/games/ID or /api/watch/N)
+  gameId: null, // the open game, or null while watching a match game
+  watching: null, // the match game number shown
+  clicks: [], // tokens clicked so far: squares, or "@X" for a held man
+  flipped: false,
+  engineSeats: new Set(), // players the engine plays
+  viewPly: null, // ply shown when looking at the past (null: the current position)
+  events: null, // the open EventSource
+  engineBusy: false,
+  humanMovedAt: null, // performance.now() of the last move made on the board
+  analysis: new Map(), // depth -> last line
+};
+
+const $ = (id) => document.getElementById(id);
+
+async function api(method, path, body) {
+  const init = { method, headers: {} };
+  if (body !== undefined) {
+    init.headers["Content-Type"] = "application/json";
+    init.body = JSON.stringify(body);
+  }
+  const r = await fetch(path, init);
+  const data = r.status === 204 ? {} : await r.json();
+  if (!r.ok) throw new Error(data.error || `${r.status} ${r.statusText}`);
+  return data;
+}
+
+function say(text) {
+  $("message").textContent = text || "";
+}
+
+// --- moves as click sequences ---------------------------------------------------------
+
+/// The clicks that play `move`: each leg's squares in order (a square equal to the one
+/// before is clicked once), a drop as its held man then its square. A pass has none.
+function tokens(move) {
+  const out = [];
+  for (const leg of move.split(",")) {
+    const drop = leg.match(/^([A-Za-z])@([a-z][0-9]+)$/);
+    if (drop) {
+      out.push("@" + drop[1].toUpperCase(), drop[2]);
+      continue;
+    }
+    for (const sq of leg.match(/[a-z][0-9]+/g) || []) {
+      if (out[out.length - 1] !== sq) out.push(sq);
+    }
+  }
+  return out;
+}
+
+function startsWith(list, prefix) {
+  return prefix.every((t, i) => list[i] === t);
+}
+
+/// Legal moves whose clicks begin with `clicks`.
+function matching(clicks) {
+  if (!isCurrent()) return [];
+  return page.state.legal.filter((m) => {
+    const t = tokens(m);
+    return t.length >= clicks.length && startsWith(t, clicks);
+  });
+}
+
+function isCurrent() {
+  return page.gameId !== null && page.state && page.viewPly === null;
+}
+
+function click(token) {
+  if (!isCurrent() || page.engineBusy) return;
+  say("");
+  let next = page.clicks.concat([token]);
+  let found = matching(next);
+  if (found.length === 0) {
+    const again = page.clicks[page.clicks.length - 1] === token;
+    next = again ? [] : [token];
+    found = next.length ? matching(next) : [];
+    if (found.length === 0) next = [];
+  }
+  page.clicks = next;
+  const complete = found.filter((m) => tokens(m).length === next.length);
+  if (complete.length === 1 && found.length === 1) {
+    page.clicks = [];
+    play(complete[0]);
+    return;
+  }
+  draw();
+}
+
+// --- talking to the server ------------------------------------------------------------
+
+async function play(move) {
+  try {
+    page.humanMovedAt = performance.now();
+    show(await api("POST", `/api/games/${page.gameId}/move`, { move }));
+    maybeEngineMove();
+  } catch (e) {
+    say(e.message);
+    draw();
+  }
+}
+
+function engineLimits() {
+  const depth = parseInt($("depth").value, 10);
+  if (depth > 0) return { depth };
+  return { movetime_ms: Math.max(1, parseInt($("movetime").value, 10) || 1000) };
+}
+
+async function engineMove() {
+  if (page.engineBusy || !isCurrent()) return;
+  page.engineBusy = true;
+  draw();
+  try {
+    const state = await api("POST", `/api/games/${page.gameId}/engine`, engineLimits());
+    if (page.humanMovedAt !== null) {
+      const ms = Math.round(performance.now() - page.humanMovedAt);
+      $("reply-time").textContent = `engine replied ${ms} ms after your move`;
+      $("reply-time").dataset.ms = ms;
+      page.humanMovedAt = null;
+    }
+    page.engineBusy = false;
+    show(state);
+  } catch (e) {
+    page.engineBusy = false;
+    say(e.message);
+    draw();
+    return;
+  }
+  maybeEngineMove();
+}
+
+/// The engine moves whenever the player deciding the next ply is one it plays.
+function maybeEngineMove() {
+  const s = page.state;
+  if (isCurrent() && !s.result && s.legal.length && page.engineSeats.has(s.chooser)) {
+    engineMove();
+  }
+}
+
+async function newGame(variant, fen) {
+  try {
+    const state = await api("POST", "/api/games", { variant, fen });
+    openGame(state);
+  } catch (e) {
+    say(e.message);
+  }
+}
+
+function openGame(state) {
+  page.gameId = state.id;
+  page.watching = null;
+  page.clicks = [];
+  page.viewPly = null;
+  page.analysis.clear();
+  page.engineSeats = new Set([...page.engineSeats].filter((p) => p < state.players.length));
+  location.hash = `game=${state.id}`;
+  $("variant").value = state.variant;
+  listen(`/api/games/${state.id}/events`, onGameEvent);
+  show(state);
+  maybeEngineMove();
+}
+
+async function refresh() {
+  try {
+    if (page.gameId !== null) {
+      const q = page.viewPly === null ? "" : `?ply=${page.viewPly}`;
+      show(await api("GET", `/api/games/${page.gameId}${q}`));
+    } else if (page.watching !== null) {
+      const q = page.viewPly === null ? "" : `?ply=${page.viewPly}`;
+      show(await api("GET", `/api/watch/${page.watching}${q}`));
+    }
+  } catch (e) {
+    say(e.message);
+  }
+}
+
+function listen(url, handler) {
+  if (page.events) page.events.close();
+  page.events = new EventSource(url);
+  page.events.onmessage = (ev) => handler(JSON.parse(ev.data));
+}
+
+function onGameEvent(ev) {
+  if (ev.kind === "info") {
+    page.analysis.set(ev.depth, ev);
+    drawAnalysis();
+  } else if (ev.kind === "position") {
+    page.analysis.clear();
+    if (page.engineBusy) return;
+    if (page.state && ev.plies !== page.state.plies) refresh();
+  }
+}
+
+function show(state) {
+  page.state = state;
+  page.clicks = page.clicks.filter(() => isCurrent());
+  draw();
+}
+
+// --- drawing --------------------------------------------------------------------------
+
+function squareXY(sq) {
+  const s = page.state;
+  const file = sq.charCodeAt(0) - 97;
+  const rank = parseInt(sq.slice(1), 10) - 1;
+  const col = page.flipped ? s.files - 1 - file : file;
+  const row = page.flipped ? rank : s.ranks - 1 - rank;
+  return [col * SQUARE, row * SQUARE];
+}
+
+function squareName(file, rank) {
+  return String.fromCharCode(97 + file) + (rank + 1);
+}
+
+function rect(svg, x, y, cls, sq) {
+  const r = document.createElementNS(SVG_NS, "rect");
+  r.setAttribute("x", x);
+  r.setAttribute("y", y);
+  r.setAttribute("width", SQUARE);
+  r.setAttribute("height", SQUARE);
+  r.setAttribute("class", cls);
+  if (sq) r.dataset.square = sq;
+  svg.appendChild(r);
+  return r;
+}
+
+function draw() {
+  const s = page.state;
+  if (!s) return;
+  drawBoard(s);
+  drawHoldings(s);
+  drawCandidates();
+  drawStatus(s);
+  drawPlayers(s);
+  drawHistory(s);
+  $("fen").value = s.fen;
+  $("variant").value = s.variant;
+  for (const el of document.querySelectorAll(".play-only")) {
+    el.style.display = page.gameId === null ? "none" : "";
+  }
+  $("game-label").textContent =
+    page.gameId !== null ? `game ${page.gameId}: ${s.variant}` : `match game ${s.number}: ${s.variant}`;
+  drawAnalysis();
+}
+
+function drawBoard(s) {
+  const svg = $("board");
+  svg.setAttribute("viewBox", `0 0 ${s.files * SQUARE} ${s.ranks * SQUARE}`);
+  svg.innerHTML = "";
+  const holes = new Set(s.holes);
+  for (let rank = 0; rank < s.ranks; rank++) {
+    for (let file = 0; file < s.files; file++) {
+      const sq = squareName(file, rank);
+      const [x, y] = squareXY(sq);
+      const cls = holes.has(sq) ? "hole" : (file + rank) % 2 ? "light" : "dark";
+      rect(svg, x, y, cls, sq).addEventListener("click", () => click(sq));
+    }
+  }
+  const last = s.ply > 0 ? s.history[s.ply - 1] : null;
+  if (last) for (const sq of tokens(last)) if (!sq.startsWith("@")) overlay(svg, sq, "last");
+  for (const t of page.clicks) if (!t.startsWith("@")) overlay(svg, t, "chosen");
+  for (const t of nextTargets()) if (!t.startsWith("@")) overlay(svg, t, "target", true);
+  for (const m of s.men) {
+    const [x, y] = squareXY(m.square);
+    const g = drawMan(m, x + 2.5, y + 2.5, SQUARE - 5);
+    g.dataset.square = m.square;
+    g.dataset.man = `${m.owner}${m.letter}`;
+    svg.appendChild(g);
+  }
+  drawCoordinates(svg, s);
+}
+
+function overlay(svg, sq, cls, dot) {
+  const [x, y] = squareXY(sq);
+  if (dot) {
+    const c = document.createElementNS(SVG_NS, "circle");
+    c.setAttribute("cx", x + SQUARE / 2);
+    c.setAttribute("cy", y + SQUARE / 2);
+    c.setAttribute("r", SQUARE / 7);
+    c.setAttribute("class", cls);
+    c.style.pointerEvents = "none";
+    svg.appendChild(c);
+  } else {
+    rect(svg, x, y, cls).style.pointerEvents = "none";
+  }
+}
+
+function drawCoordinates(svg, s) {
+  for (let file = 0; file < s.files; file++) {
+    const [x] = squareXY(squareName(file, 0));
+    const t = document.createElementNS(SVG_NS, "text");
+    t.setAttribute("x", x + SQUARE - 8);
+    t.setAttribute("y", s.ranks * SQUARE - 3);
+    t.setAttribute("class", "coord");
+    t.textContent = String.fromCharCode(97 + file);
+    svg.appendChild(t);
+  }
+  for (let rank = 0; rank < s.ranks; rank++) {
+    const [, y] = squareXY(squareName(0, rank));
+    const t = document.createElementNS(SVG_NS, "text");
+    t.setAttribute("x", 2);
+    t.setAttribute("y", y + 10);
+    t.setAttribute("class", "coord");
+    t.textContent = rank + 1;
+    svg.appendChild(t);
+  }
+}
+
+/// Where the next click may go: the next token of every matching move.
+function nextTargets() {
+  if (!page.clicks.length) return [];
+  const out = new Set();
+  for (const m of matching(page.clicks)) {
+    const t = tokens(m);
+    if (t.length > page.clicks.length) out.add(t[page.clicks.length]);
+  }
+  return [...out];
+}
+
+function drawHoldings(s) {
+  const [top, bottom] = page.flipped ? ["holdings-bottom", "holdings-top"] : ["holdings-top", "holdings-bottom"];
+  $(top).innerHTML = "";
+  $(bottom).innerHTML = "";
+  for (const h of s.held) {
+    const box = document.createElement("span");
+    box.className = "held";
+    box.dataset.held = `${h.owner}${h.letter}`;
+    const token = "@" + h.letter;
+    if (page.clicks[0] === token && s.chooser === h.owner) box.classList.add("chosen-held");
+    const svg = document.createElementNS(SVG_NS, "svg");
+    svg.setAttribute("viewBox", "0 0 45 45");
+    svg.appendChild(drawMan(h, 0, 0, 45));
+    box.appendChild(svg);
+    box.appendChild(document.createTextNode(h.count > 1 ? `x${h.count}` : ""));
+    box.addEventListener("click", () => {
+      if (s.chooser === h.owner) click(token);
+    });
+    $(h.owner === 0 ? bottom : top).appendChild(box);
+  }
+}
+
+/// Buttons for the moves the clicks so far could mean (promotions, moves that end where
+/// others go on) and for moves with no square to click (a pass).
+function drawCandidates() {
+  const box = $("candidates");
+  box.innerHTML = "";
+  if (!isCurrent()) return;
+  const found = page.clicks.length ? matching(page.clicks) : [];
+  const complete = found.filter((m) => tokens(m).length === page.clicks.length);
+  const passes = page.state.legal.filter((m) => tokens(m).length === 0);
+  for (const m of complete.concat(passes)) {
+    const b = document.createElement("button");
+    b.textContent = m === "0000" ? "pass (0000)" : m;
+    b.dataset.move = m;
+    b.addEventListener("click", () => {
+      page.clicks = [];
+      play(m);
+    });
+    box.appendChild(b);
+  }
+}
+
+function drawStatus(s) {
+  const el = $("status");
+  if (s.result) {
+    el.innerHTML = `<span class="result">${s.result.score} ${s.result.reason}</span>`;
+  } else if (s.match_result) {
+    el.innerHTML = `<span class="result">${s.match_result}</span>`;
+  } else {
+    const who = s.players[s.chooser];
+    const men = s.to_move !== s.chooser ? ` (moves a ${s.players[s.to_move]} man)` : "";
+    el.textContent = `${who} to decide${men}` + (s.turn ? ` - ${s.turn}` : "");
+  }
+  if (page.engineBusy) el.textContent += " - engine thinking...";
+  if (page.viewPly !== null) el.textContent += ` - showing ply ${s.ply} of ${s.plies}`;
+  el.dataset.chooser = s.chooser;
+  el.dataset.toMove = s.to_move;
+}
+
+function drawPlayers(s) {
+  const box = $("players");
+  box.innerHTML = "";
+  s.players.forEach((name, i) => {
+    const row = document.createElement("div");
+    row.className = "player" + (i === s.chooser && !s.result ? " deciding" : "");
+    const sw = document.createElement("span");
+    sw.className = "swatch";
+    sw.style.background = OWNER_COLOURS[i].fill;
+    row.appendChild(sw);
+    row.appendChild(document.createTextNode(name + (s.players.length === 2 ? "" : ` (${i})`)));
+    if (page.gameId !== null) {
+      const label = document.createElement("label");
+      const box2 = document.createElement("input");
+      box2.type = "checkbox";
+      box2.dataset.seat = i;
+      box2.checked = page.engineSeats.has(i);
+      box2.addEventListener("change", () => {
+        if (box2.checked) page.engineSeats.add(i);
+        else page.engineSeats.delete(i);
+        maybeEngineMove();
+      });
+      label.appendChild(box2);
+      label.appendChild(document.createTextNode(" engine"));
+      row.appendChild(label);
+    }
+    box.appendChild(row);
+  });
+}
+
+function drawHistory(s) {
+  const list = $("history");
+  list.innerHTML = "";
+  s.history.forEach((m, i) => {
+    const li = document.createElement("li");
+    li.textContent = m;
+    if (i + 1 === s.ply) li.classList.add("shown");
+    li.addEventListener("click", () => goToPly(i + 1));
+    list.appendChild(li);
+  });
+}
+
+function drawAnalysis() {
+  const body = $("analysis").querySelector("tbody");
+  body.innerHTML = "";
+  const lines = [...page.analysis.values()].sort((a, b) => b.depth - a.depth).slice(0, 12);
+  for (const l of lines) {
+    const tr = document.createElement("tr");
+    const score = "mate" in l.score ? `#${l.score.mate}` : (l.score.cp / 100).toFixed(2);
+    for (const cell of [l.depth, score, l.nodes, l.pv.join(" ")]) {
+      const td = document.createElement("td");
+      td.textContent = cell;
+      tr.appendChild(td);
+    }
+    body.appendChild(tr);
+  }
+}
+
+function goToPly(ply) {
+  const s = page.state;
+  if (!s) return;
+  const total = s.plies;
+  ply = Math.max(0, Math.min(total, ply));
+  page.viewPly = ply === total ? null : ply;
+  page.clicks = [];
+  refresh();
+}
+
+// --- match games --------------------------------------------------------------------------
+
+async function loadWatchList() {
+  try {
+    const list = await api("GET", "/api/watch");
+    const ul = $("watch");
+    ul.innerHTML = "";
+    $("watch-box").style.display = list.games.length ? "" : "none";
+    for (const g of list.games) {
+      const li = document.createElement("li");
+      li.textContent = `${g.number}. ${g.players.join(" - ")} (${g.variant}, ${g.plies} plies)` +
+        (g.result ? ` ${g.result}` : "");
+      li.addEventListener("click", () => watchGame(g.number));
+      ul.appendChild(li);
+    }
+  } catch (e) {
+    say(e.message);
+  }
+}
+
+function watchGame(number) {
+  page.gameId = null;
+  page.watching = number;
+  page.viewPly = null;
+  page.clicks = [];
+  listen("/api/watch/events", (ev) => {
+    if (ev.kind !== "watch") return;
+    if (ev.number === page.watching && page.viewPly === null) refresh();
+    loadWatchList();
+  });
+  location.hash = `watch=${number}`;
+  refresh();
+}
+
+// --- wiring ---------------------------------------------------------------------------
+
+async function init() {
+  const { variants } = await api("GET", "/api/variants");
+  for (const v of variants) {
+    const o = document.createElement("option");
+    o.value = o.textContent = v;
+    $("variant").appendChild(o);
+  }
+  $("new-game").addEventListener("click", () => newGame($("variant").value));
+  $("engine-move").addEventListener("click", engineMove);
+  $("undo").addEventListener("click", takeBack);
+  $("flip").addEventListener("click", () => {
+    page.flipped = !page.flipped;
+    draw();
+  });
+  $("nav-first").addEventListener("click", () => goToPly(0));
+  $("nav-back").addEventListener("click", () => goToPly((page.state ? page.state.ply : 0) - 1));
+  $("nav-forward").addEventListener("click", () => goToPly((page.state ? page.state.ply : 0) + 1));
+  $("nav-last").addEventListener("click", () => goToPly(Infinity));
+  $("move-send").addEventListener("click", () => {
+    const text = $("move-text").value.trim();
+    if (text && isCurrent()) play(text);
+  });
+  $("fen-copy").addEventListener("click", () => navigator.clipboard && navigator.clipboard.writeText($("fen").value));
+  $("fen-load").addEventListener("click", setPosition);
+  $("analyse").addEventListener("click", () => command("analysis"));
+  $("stop").addEventListener("click", () => command("stop"));
+  loadWatchList();
+  const hash = new URLSearchParams(location.hash.slice(1));
+  if (hash.has("watch")) {
+    watchGame(parseInt(hash.get("watch"), 10));
+  } else if (hash.has("game")) {
+    try {
+      openGame(await api("GET", `/api/games/${parseInt(hash.get("game"), 10)}`));
+    } catch (e) {
+      newGame(hash.get("variant") || "chess");
+    }
+  } else {
+    const v = hash.get("variant") || "chess";
+    $("variant").value = v;
+    newGame(v);
+  }
+}
+
+async function takeBack() {
+  if (!isCurrent()) return;
+  try {
+    let state = await api("POST", `/api/games/${page.gameId}/undo`);
+    // back to a ply a person decides
+    while (state.plies > 0 && page.engineSeats.has(state.chooser)) {
+      state = await api("POST", `/api/games/${page.gameId}/undo`);
+    }
+    page.clicks = [];
+    show(state);
+  } catch (e) {
+    say(e.message);
+  }
+}
+
+async function setPosition() {
+  if (page.gameId === null) return;
+  try {
+    page.viewPly = null;
+    page.clicks = [];
+    show(await api("POST", `/api/games/${page.gameId}/position`, { fen: $("fen").value }));
+    maybeEngineMove();
+  } catch (e) {
+    say(e.message);
+  }
+}
+
+async function command(what) {
+  if (page.gameId === null) return;
+  try {
+    if (what === "analysis") page.analysis.clear();
+    show(await api("POST", `/api/games/${page.gameId}/${what}`));
+  } catch (e) {
+    say(e.message);
+  }
+}
+
+// a page left open in the back-forward cache would keep its stream, and a browser opens at
+// most six connections to one server
+window.addEventListener("pagehide", () => {
+  if (page.events) page.events.close();
+  page.events = null;
+});
+window.addEventListener("pageshow", (ev) => {
+  if (ev.persisted) location.reload();
+});
+
+init();

@@ -1,0 +1,305 @@
+#!/usr/bin/env python3
+"""The web board (`chimera serve`) driven by a real headless Chromium through WebDriver
+(selenium with Debian's chromium and chromium-driver).
+
+Each scenario clicks the board as a person would and asserts the men the page shows after
+each step; a screenshot of each is saved in OUT_DIR. It also measures the time from a click
+to the engine's reply at 100 ms of search and prints it.
+
+    python3 tests/browser/test_board.py target/release/chimera [OUT_DIR]
+
+Exits non-zero on the first failed check.
+"""
+import os
+import re
+import statistics
+import subprocess
+import sys
+import time
+
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
+
+BINARY = sys.argv[1] if len(sys.argv) > 1 else "target/release/chimera"
+OUT = sys.argv[2] if len(sys.argv) > 2 else "target/browser-test"
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+CHROMEDRIVER = os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver")
+
+
+def start_server():
+    proc = subprocess.Popen([BINARY, "serve", "--port", "0", "--hash", "4"],
+                            stdout=subprocess.PIPE, text=True)
+    line = proc.stdout.readline()
+    m = re.search(r"(http://\S+)", line)
+    if not m:
+        proc.kill()
+        sys.exit(f"the server did not say its address: {line!r}")
+    return proc, m.group(1)
+
+
+def browser():
+    o = webdriver.ChromeOptions()
+    o.binary_location = CHROMIUM
+    for a in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic",
+              "--no-first-run", "--disable-background-networking", "--disable-component-update",
+              "--disable-sync", "--disable-dev-shm-usage", "--window-size=1280,900"]:
+        o.add_argument(a)
+    return webdriver.Chrome(service=Service(CHROMEDRIVER), options=o)
+
+
+class Board:
+    def __init__(self, driver, url):
+        self.d = driver
+        self.url = url
+
+    def open(self, variant):
+        self.d.get("about:blank")  # a new hash alone would not reload the page
+        self.d.get(f"{self.url}#variant={variant}")
+        self.wait(lambda: self.js("return page.state && page.state.variant") == variant,
+                  f"a {variant} game opens")
+        self.wait(lambda: self.d.find_elements(By.CSS_SELECTOR, "#board g.man"), "men drawn")
+
+    def js(self, script, *args):
+        return self.d.execute_script(script, *args)
+
+    def wait(self, cond, what, timeout=20):
+        try:
+            WebDriverWait(self.d, timeout, poll_frequency=0.05).until(lambda _: cond())
+        except Exception:
+            self.shot("failure")
+            seen = self.js("return [page.clicks, page.state && page.state.history, "
+                           "document.getElementById('message').textContent]")
+            raise AssertionError(f"timed out waiting until {what} (page: {seen})")
+
+    def men(self):
+        """{square: 'ownerLETTER'} as drawn on the page."""
+        return self.js("""
+            const out = {};
+            for (const g of document.querySelectorAll('#board g.man'))
+                out[g.dataset.square] = g.dataset.man;
+            return out;""")
+
+    def plies(self):
+        return len(self.d.find_elements(By.CSS_SELECTOR, "#history li"))
+
+    def click_square(self, sq):
+        self.d.find_element(By.CSS_SELECTOR, f'#board rect[data-square="{sq}"]').click()
+
+    def click_held(self, owner_letter):
+        self.d.find_element(By.CSS_SELECTOR, f'.held[data-held="{owner_letter}"]').click()
+
+    def play_by_clicks(self, clicks, owner=None):
+        """Clicks squares (or '@X' held men of `owner`) and waits for the move to land."""
+        before = self.plies()
+        for c in clicks:
+            if c.startswith("@"):
+                self.click_held(f"{owner}{c[1:]}")
+            else:
+                self.click_square(c)
+        self.wait(lambda: self.plies() >= before + 1, f"{clicks} is played")
+
+    def status(self):
+        el = self.d.find_element(By.ID, "status")
+        return int(el.get_attribute("data-chooser")), int(el.get_attribute("data-to-move")), el.text
+
+    def shot(self, name):
+        os.makedirs(OUT, exist_ok=True)
+        path = os.path.join(OUT, f"{name}.png")
+        self.d.save_screenshot(path)
+        return path
+
+
+def check(cond, what):
+    if not cond:
+        raise AssertionError(what)
+    print(f"ok: {what}")
+
+
+def chess(b):
+    b.open("chess")
+    start = b.men()
+    check(len(start) == 32 and start["e1"] == "0K" and start["d8"] == "1Q", "chess: 32 men")
+    b.play_by_clicks(["e2", "e4"])
+    m = b.men()
+    check(m.get("e4") == "0P" and "e2" not in m, "chess: e2-e4 by two clicks")
+    # a typed illegal move is refused with the rules' reason, the board unchanged
+    b.d.find_element(By.ID, "move-text").send_keys("e7e4")
+    b.d.find_element(By.ID, "move-send").click()
+    b.wait(lambda: "e7e4" in b.d.find_element(By.ID, "message").text, "the refusal shows")
+    check(b.men() == m and b.plies() == 1, "chess: an illegal move changes nothing")
+    # the engine plays Black at 100 ms; the time from each click to its reply is measured
+    b.d.find_element(By.ID, "movetime").clear()
+    b.d.find_element(By.ID, "movetime").send_keys("100")
+    b.d.find_element(By.CSS_SELECTOR, 'input[data-seat="1"]').click()
+    b.wait(lambda: b.plies() == 2 and not b.js("return page.engineBusy"), "the engine replies")
+    times = []
+    for _ in range(6):
+        legal = b.js("return page.state.legal")
+        move = next(mv for mv in legal if "," not in mv and len(mv) == 4)
+        before = b.plies()
+        b.play_by_clicks([move[:2], move[2:4]])
+        b.wait(lambda: b.plies() == before + 2 and not b.js("return page.engineBusy"),
+               "the engine's reply", 30)
+        times.append(int(b.d.find_element(By.ID, "reply-time").get_attribute("data-ms")))
+    check(all(t >= 100 for t in times), f"chess: engine replies after its 100 ms ({times})")
+    print(f"measured: click to engine reply at 100 ms search: median {statistics.median(times)} ms,"
+          f" min {min(times)}, max {max(times)} over {len(times)} moves")
+    # take back: to the last ply a person decides (White), two plies
+    n = b.plies()
+    b.d.find_element(By.CSS_SELECTOR, 'input[data-seat="1"]').click()
+    b.d.find_element(By.ID, "undo").click()
+    b.wait(lambda: b.plies() == n - 1, "a take-back")
+    # navigation: the first ply shown, no move offered while looking at the past
+    now = b.men()
+    b.d.find_element(By.ID, "nav-first").click()
+    b.wait(lambda: len(b.men()) == 32 and b.men().get("e2") == "0P", "the start is shown")
+    check(b.js("return matching([]).length") == 0, "chess: no move offered in the past")
+    b.d.find_element(By.ID, "nav-last").click()
+    b.wait(lambda: b.men() == now, "the current position is shown again")
+    b.shot("chess")
+
+
+def analysis(b):
+    b.open("chess")
+    b.d.find_element(By.ID, "analyse").click()
+    b.wait(lambda: len(b.d.find_elements(By.CSS_SELECTOR, "#analysis tbody tr")) >= 4,
+           "four depths of analysis stream in")
+    lines = b.js("""return [...document.querySelectorAll('#analysis tbody tr')]
+                      .map(r => [...r.cells].map(c => c.textContent));""")
+    check(all(len(l) == 4 and l[3] for l in lines), f"analysis: each line has a PV ({lines[0]})")
+    depths = [int(l[0]) for l in lines]
+    check(depths == sorted(depths, reverse=True), "analysis: deepest line first")
+    b.shot("analysis")
+    b.d.find_element(By.ID, "stop").click()
+    b.wait(lambda: b.js("return page.state.analysing") is False, "the analysis stops")
+
+
+def detente(b):
+    b.open("007detente")
+    check(b.status()[:2] == (0, 0), "007detente: ply 1, White decides a White move")
+    b.play_by_clicks(["e2", "e4"])
+    chooser, mover, text = b.status()
+    check((chooser, mover) == (0, 1) and "ply 2" in text,
+          f"007detente: ply 2, White decides a Black move ({text})")
+    b.play_by_clicks(["a7", "a6"])
+    check(b.status()[:2] == (0, 0), "007detente: ply 3, White decides a White move")
+    b.play_by_clicks(["d2", "d4"])
+    m = b.men()
+    check(m.get("e4") == "0P" and m.get("a6") == "1P" and m.get("d4") == "0P",
+          "007detente: the three plies of White's turn are on the board")
+    check(b.status()[0] == 1, "007detente: Black's turn follows")
+    b.shot("007detente")
+
+
+def eviction(b):
+    b.open("eviction")
+    # the queen steps onto e2 and the pawn she evicts goes on to e4: three clicks
+    b.click_square("d1")
+    b.click_square("e2")
+    targets = b.js("return nextTargets()")
+    check("e4" in targets and "a6" in targets, f"eviction: the evicted pawn's squares shown ({len(targets)})")
+    before = b.plies()
+    b.click_square("e4")
+    b.wait(lambda: b.plies() == before + 1, "the Eviction move is played")
+    m = b.men()
+    check("d1" not in m and m.get("e2") == "0Q" and m.get("e4") == "0P",
+          "eviction: d1e2,e2e4 moved the queen and the pawn")
+    check(b.js("return page.state.history[0]") == "d1e2,e2e4", "eviction: in our notation")
+    b.shot("eviction")
+
+
+def emissary(b):
+    b.open("emissary")
+    fen = b.d.find_element(By.ID, "fen")
+    fen.clear()
+    fen.send_keys("4k3/8/8/8/8/8/3P1P2/3QK3[N] w - - 0 1")
+    b.d.find_element(By.ID, "fen-load").click()
+    b.wait(lambda: len(b.d.find_elements(By.CSS_SELECTOR, '.held[data-held="0N"]')) == 1,
+           "the held knight is shown")
+    b.play_by_clicks(["d1", "a4", "@N", "d1"], owner=0)
+    m = b.men()
+    check(m.get("a4") == "0Q" and m.get("d1") == "0N", "emissary: the queen moved, the knight dropped")
+    check(not b.d.find_elements(By.CSS_SELECTOR, ".held"), "emissary: nothing held any more")
+    check(b.js("return page.state.history[0]") == "d1a4,N@d1", "emissary: in our notation")
+    b.shot("emissary")
+
+
+def espionage(b):
+    b.open("espionage")
+    check(b.js("return [page.state.files, page.state.ranks]") == [7, 7], "espionage: 7x7 board")
+    kinds = b.js("return page.state.men.map(m => m.kind)")
+    check(len(set(kinds)) >= 6, f"espionage: its men ({sorted(set(kinds))})")
+    move = b.js("return page.state.legal.find(m => m.length === 4)")
+    b.play_by_clicks([move[:2], move[2:4]])
+    b.shot("espionage")
+
+
+def foreign_policy(b):
+    b.open("foreignpolicy")
+    check(b.js("return page.state.players") == ["South", "North", "Peacekeeper"],
+          "foreignpolicy: three players")
+    seen = [b.status()[0]]
+    for _ in range(3):
+        move = b.js("return page.state.legal.find(m => /^[a-h][1-8][a-h][1-8]$/.test(m))")
+        b.play_by_clicks([move[:2], move[2:4]])
+        seen.append(b.status()[0])
+    check(seen == [0, 1, 2, 0], f"foreignpolicy: a round S, N, P ({seen})")
+    owners = set(b.js("return page.state.men.map(m => m.owner)"))
+    check(owners == {0, 1, 2}, "foreignpolicy: men of three colours")
+    b.shot("foreignpolicy")
+
+
+def watch(b):
+    """A running `chimera match -serve` shows its games; the board follows the moves."""
+    match = subprocess.Popen(
+        [BINARY, "match", "-engine", f"cmd={BINARY}", "name=A", "-engine", f"cmd={BINARY}",
+         "name=B", "-variant", "espionage", "-each", "st=0.15", "-games", "1",
+         "-maxmoves", "40", "-serve", "0"], stdout=subprocess.PIPE, text=True)
+    try:
+        url = None
+        for line in match.stdout:
+            m = re.search(r"Watch the games at (\S+)", line)
+            if m:
+                url = m.group(1)
+                break
+        check(url is not None, "watch: the match prints the board's address")
+        b.d.get("about:blank")
+        b.d.get(url)
+        b.wait(lambda: b.js("return page.state && page.state.number") == 1, "match game 1 shows")
+        first = b.js("return page.state.plies")
+        b.wait(lambda: b.js("return page.state.plies") >= first + 3, "the board follows the game")
+        check(b.js("return page.state.players") == ["A", "B"], "watch: the engines' names")
+        check(b.js("return [page.state.files, page.state.ranks]") == [7, 7], "watch: 7x7 board")
+        check(b.js("return page.state.legal.length") == 0, "watch: nothing to play on a match board")
+        b.shot("watch")
+    finally:
+        match.kill()
+        match.wait()
+
+
+def main():
+    server, url = start_server()
+    driver = browser()
+    try:
+        b = Board(driver, url)
+        for scenario in [chess, analysis, detente, eviction, emissary, espionage, foreign_policy,
+                         watch]:
+            scenario(b)
+        # the match's board went away with the match: its closed stream is not a page error
+        errors = [e for e in driver.get_log("browser")
+                  if "/api/watch/events" not in e["message"]]
+        errors = [e for e in errors
+                  if e["level"] == "SEVERE" and "favicon" not in e["message"]
+                  and "status of 400" not in e["message"]]
+        check(not errors, f"no script errors in the page ({errors})")
+        print(f"browser tests passed; screenshots in {OUT}")
+    finally:
+        driver.quit()
+        server.kill()
+        server.wait()
+
+
+if __name__ == "__main__":
+    main()
