@@ -161,6 +161,20 @@ def chess(b):
     b.shot("chess")
 
 
+def result(b):
+    b.open("chess")
+    for mv in ["f2f3", "e7e5", "g2g4", "d8h4"]:
+        before = b.plies()
+        box = b.d.find_element(By.ID, "move-text")
+        box.clear()
+        box.send_keys(mv)
+        b.d.find_element(By.ID, "move-send").click()
+        b.wait(lambda: b.plies() == before + 1, f"typed {mv} is played")
+    text = b.d.find_element(By.ID, "status").text
+    check("0-1" in text and "checkmate" in text, f"result: the mate is announced ({text})")
+    check(b.js("return page.state.legal.length") == 0, "result: no move after the mate")
+
+
 def analysis(b):
     b.open("chess")
     b.d.find_element(By.ID, "analyse").click()
@@ -284,7 +298,7 @@ def main():
     driver = browser()
     try:
         b = Board(driver, url)
-        for scenario in [chess, analysis, detente, eviction, emissary, espionage, foreign_policy,
+        for scenario in [chess, result, analysis, detente, eviction, emissary, espionage, foreign_policy,
                          watch]:
             scenario(b)
         # the match's board went away with the match: its closed stream is not a page error

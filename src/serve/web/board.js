@@ -172,6 +172,13 @@ async function refresh() {
       const q = page.viewPly === null ? "" : `?ply=${page.viewPly}`;
       show(await api("GET", `/api/games/${page.gameId}${q}`));
     } else if (page.watching !== null) {
+      // a match prints the board's address before its first game starts
+      const { games } = await api("GET", "/api/watch");
+      if (!games.some((g) => g.number === page.watching)) {
+        say(`waiting for match game ${page.watching} to start`);
+        return;
+      }
+      say("");
       const q = page.viewPly === null ? "" : `?ply=${page.viewPly}`;
       show(await api("GET", `/api/watch/${page.watching}${q}`));
     }
@@ -368,17 +375,21 @@ function drawCandidates() {
 
 function drawStatus(s) {
   const el = $("status");
-  if (s.result) {
-    el.innerHTML = `<span class="result">${s.result.score} ${s.result.reason}</span>`;
-  } else if (s.match_result) {
-    el.innerHTML = `<span class="result">${s.match_result}</span>`;
+  el.textContent = "";
+  const over = s.result ? `${s.result.score} ${s.result.reason}` : s.match_result;
+  if (over) {
+    // text only: a reason or an engine's name is never markup
+    const span = document.createElement("span");
+    span.className = "result";
+    span.textContent = over;
+    el.appendChild(span);
   } else {
     const who = s.players[s.chooser];
     const men = s.to_move !== s.chooser ? ` (moves a ${s.players[s.to_move]} man)` : "";
     el.textContent = `${who} to decide${men}` + (s.turn ? ` - ${s.turn}` : "");
   }
-  if (page.engineBusy) el.textContent += " - engine thinking...";
-  if (page.viewPly !== null) el.textContent += ` - showing ply ${s.ply} of ${s.plies}`;
+  if (page.engineBusy) el.append(" - engine thinking...");
+  if (page.viewPly !== null) el.append(` - showing ply ${s.ply} of ${s.plies}`);
   el.dataset.chooser = s.chooser;
   el.dataset.toMove = s.to_move;
 }
