@@ -120,3 +120,33 @@ fn analyze_mode() {
     e.expect(10, |l| l == "pong 3");
     assert!(e.quit());
 }
+
+#[test]
+fn where_xboard_cannot_judge_the_winner_does_not_claim_and_the_loser_resigns() {
+    // Espionage (a spy XBoard cannot know): Ra1 mates
+    let mate_in_one = "k6/2K4/7/7/7/7/6R w - - 0 1";
+    let mut e = xboard();
+    e.send("new");
+    e.send("variant espionage");
+    e.send("force");
+    e.send(&format!("setboard {mate_in_one}"));
+    e.send("sd 3");
+    e.send("go");
+    e.expect(30, |l| l == "move g1a1");
+    let said = e.expect(10, |l| l.starts_with('#') && l.contains("checkmate"));
+    assert!(said.contains("1-0"), "{said}");
+    e.send("ping 1");
+    e.expect(10, |l| l == "pong 1");
+    let claims: Vec<&String> = e.seen.iter().filter(|l| l.starts_with("1-0")).collect();
+    assert!(
+        claims.is_empty(),
+        "a claim XBoard would judge by its rules: {claims:?}"
+    );
+    // the engine on the losing side resigns
+    e.send("force");
+    e.send(&format!("setboard {mate_in_one}"));
+    e.send("playother");
+    e.send("usermove g1a1");
+    e.expect(10, |l| l == "resign");
+    assert!(e.quit());
+}

@@ -9,6 +9,7 @@ use crate::geometry::{Color, Square};
 use crate::movegen::{legal_move_names, move_to_string, parse_move};
 use crate::position::Hooks;
 use crate::rules::outcome::{verdict, Outcome};
+use crate::variant::{data_is_orthodox, GameValue};
 
 /// One man on the board.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -123,6 +124,25 @@ impl Engine {
         let canonical = move_to_string(pos, m).to_string();
         pos.make(m);
         Ok(canonical)
+    }
+
+    /// Whether a chess GUI can judge this game's results by its own rules: orthodox chess's
+    /// data (board, men, pawns, castling, check), no mechanic, and its game values (mate
+    /// loses, stalemate draws, 50 moves, three-fold repetition). Elsewhere (a spy, a 007
+    /// turn, a compound move, a restriction, a mobility region, three players) XBoard would
+    /// judge a claim by other rules, so the protocol does not claim a win (docs/protocols.md).
+    pub fn gui_can_judge(&self) -> bool {
+        if self.three.is_some() {
+            return false;
+        }
+        let r = self.rules;
+        data_is_orthodox(r)
+            && r.mechanics.is_empty()
+            && r.checkmate_value == GameValue::Loss
+            && r.stalemate_value == GameValue::Draw
+            && r.extinction_value.is_none()
+            && r.n_move_rule == 50
+            && r.n_fold_rule == 3
     }
 
     /// The current position's FEN (007-FEN, FP-FEN where those apply).
@@ -317,6 +337,24 @@ mod tests {
         assert!(refused.contains("e2e4"), "{refused}");
         assert!(engine.play_move("e7e5x").is_err());
         assert_eq!(engine.board_view().plies, 1);
+    }
+
+    #[test]
+    fn only_orthodox_chess_is_left_to_a_guis_judgement() {
+        let mut engine = Engine::new();
+        assert!(engine.gui_can_judge());
+        for other in [
+            "espionage",
+            "007detente",
+            "eviction",
+            "garrison",
+            "missingfile",
+        ] {
+            engine.set_variant(other).expect("built in");
+            assert!(!engine.gui_can_judge(), "{other}");
+        }
+        engine.set_variant(foreignpolicy::NAME).expect("built in");
+        assert!(!engine.gui_can_judge());
     }
 
     #[test]

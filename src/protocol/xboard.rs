@@ -174,6 +174,18 @@ impl Session {
             };
         }
         match self.engine.verdict() {
+            Some(v) if !self.engine.gui_can_judge() && v.outcome != Outcome::Draw => {
+                // XBoard would check a win claim by rules it does not know (the spy, 007
+                // turns, compound moves) and could forfeit the winner: the side that is
+                // lost resigns instead, and the winner only says why in a comment
+                let lost = v.outcome != Outcome::Win(self.engine_side);
+                if lost && !self.force {
+                    self.out.line("resign");
+                }
+                self.out
+                    .line(&format!("# {} by {}", v.outcome.pgn(), v.reason));
+                true
+            }
             Some(v) => {
                 let who = match v.outcome {
                     Outcome::Win(Color::White) => "White wins",
