@@ -12,8 +12,13 @@ use driver::Engine;
 /// Asserts that `mv` is legal in `variant` from its start position.
 #[track_caller]
 fn assert_legal_at_start(variant: &str, mv: &str) {
-    let set = builtin_variants();
-    let mut pos = Position::startpos(set.get(variant).expect("built in"));
+    assert_legal_in(&builtin_variants(), variant, mv);
+}
+
+/// Asserts that `mv` is legal in `variant` of `set` from its start position.
+#[track_caller]
+fn assert_legal_in(set: &chimera::rules::VariantSet, variant: &str, mv: &str) {
+    let mut pos = Position::startpos(set.get(variant).expect("known"));
     assert!(
         parse_move(&mut pos, mv).is_ok(),
         "'{mv}' is not a legal first move of {variant}"
@@ -66,4 +71,52 @@ fn xboard_plays_the_new_variant_after_a_switch() {
         e.send("force");
     }
     assert!(e.quit());
+}
+
+#[test]
+fn a_variants_file_loaded_mid_session_is_played_by_its_own_rules() {
+    // two new variants, one built on palace (the variant in play) with its knights on the
+    // rooks' corners
+    let ini = std::env::temp_dir().join(format!("chimera-switch-{}.ini", std::process::id()));
+    std::fs::write(
+        &ini,
+        "[cornerless:chess]\nstartFen = 1nbqkbn1/pppppppp/8/8/8/8/PPPPPPPP/1NBQKBN1 w - - 0 1\n\n\
+         [cornerpalace:palace]\nstartFen = n1bqkb1n/pppppppp/8/8/8/8/PPPPPPPP/N1BQKB1N w - - 0 1\n",
+    )
+    .unwrap();
+    let mut set = builtin_variants();
+    set.load_file(ini.to_str().unwrap()).expect("a valid file");
+    let mut e = Engine::start();
+    e.send("uci");
+    e.expect(10, |l| l == "uciok");
+    e.send("setoption name Hash value 1");
+    e.send("setoption name UCI_Variant value palace");
+    e.send("position startpos");
+    e.send("go depth 8");
+    e.expect(60, |l| l.starts_with("bestmove "));
+    e.send(&format!(
+        "setoption name VariantPath value {}",
+        ini.display()
+    ));
+    for (variant, start) in [
+        ("cornerpalace", "n1bqkb1n/"),
+        ("cornerless", "1nbqkbn1/"),
+        ("palace", "rnbqkbnr/"),
+    ] {
+        e.send(&format!("setoption name UCI_Variant value {variant}"));
+        let announced = e.expect(10, |l| l.starts_with("info string variant"));
+        assert!(announced.contains(start), "{variant}: {announced}");
+        for depth in [1, 6] {
+            e.send("position startpos");
+            e.send(&format!("go depth {depth}"));
+            let best = e.expect(60, |l| l.starts_with("bestmove "));
+            assert_legal_in(
+                &set,
+                variant,
+                best.split_whitespace().nth(1).expect("a move"),
+            );
+        }
+    }
+    assert!(e.quit());
+    let _ = std::fs::remove_file(ini);
 }
