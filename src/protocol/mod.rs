@@ -56,14 +56,14 @@ pub fn spawn_reader(input: Box<dyn BufRead + Send>) -> (Sender<Event>, Receiver<
     let _ = std::thread::Builder::new()
         .name("input".into())
         .spawn(move || {
-            for line in input.lines() {
-                match line {
-                    Ok(l) => {
-                        if reader_tx.send(Event::Line(l)).is_err() {
-                            return;
-                        }
-                    }
-                    Err(_) => break,
+            // raw lines: a line that is not UTF-8 is read with replacement characters and
+            // refused like any unknown command, instead of ending the session
+            for line in input.split(b'\n') {
+                let Ok(bytes) = line else { break };
+                let text = String::from_utf8_lossy(&bytes);
+                let text = text.strip_suffix('\r').unwrap_or(&text).to_string();
+                if reader_tx.send(Event::Line(text)).is_err() {
+                    return;
                 }
             }
             let _ = reader_tx.send(Event::Eof);
