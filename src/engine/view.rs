@@ -98,6 +98,15 @@ impl Engine {
         }
     }
 
+    /// The result once the game is over by the rules (the PGN result and the reason), without
+    /// building the whole view.
+    pub fn result(&self) -> Option<(String, String)> {
+        match &self.three {
+            Some(p) => three_result(p),
+            None => two_result(&self.position),
+        }
+    }
+
     /// The legal moves of the current position, canonical spelling, in ASCII order.
     pub fn legal_moves(&self) -> Vec<String> {
         if let Some(p) = &self.three {
@@ -191,16 +200,7 @@ impl Engine {
                 }
             }
         }
-        let result = verdict(&mut pos.clone()).map(|v| {
-            let who = match v.outcome {
-                Outcome::Win(c) => format!("{} wins", c.name()),
-                Outcome::Draw => "Draw".to_string(),
-            };
-            (
-                v.outcome.pgn().to_string(),
-                format!("{who} by {}", v.reason),
-            )
-        });
+        let result = two_result(pos);
         BoardView {
             variant: rules.name.clone(),
             files: shape.files,
@@ -224,6 +224,29 @@ impl Engine {
     }
 }
 
+/// A two-player game's result: `("0-1", "Black wins by checkmate")`.
+fn two_result(pos: &crate::position::Position) -> Option<(String, String)> {
+    verdict(&mut pos.clone()).map(|v| {
+        let who = match v.outcome {
+            Outcome::Win(c) => format!("{} wins", c.name()),
+            Outcome::Draw => "Draw".to_string(),
+        };
+        (
+            v.outcome.pgn().to_string(),
+            format!("{who} by {}", v.reason),
+        )
+    })
+}
+
+/// Foreign Policy's result: the three players' points (`1.00-0.00-0.00`) and the words.
+fn three_result(p: &foreignpolicy::FpPosition) -> Option<(String, String)> {
+    p.outcome().map(|r| {
+        let points = foreignpolicy::outcome::points(&r);
+        let pgn: Vec<String> = points.iter().map(|x| format!("{x:.2}")).collect();
+        (pgn.join("-"), three_result_words(&r))
+    })
+}
+
 /// The squares of a files x ranks frame, rank 1 first.
 fn frame(files: u8, ranks: u8) -> impl Iterator<Item = Square> {
     (0..ranks as i8)
@@ -243,11 +266,7 @@ fn three_view(p: &foreignpolicy::FpPosition) -> BoardView {
             })
         })
         .collect();
-    let result = p.outcome().map(|r| {
-        let points = foreignpolicy::outcome::points(&r);
-        let pgn: Vec<String> = points.iter().map(|x| format!("{x:.2}")).collect();
-        (pgn.join("-"), three_result_words(&r))
-    });
+    let result = three_result(p);
     let mover = p.side_to_move();
     BoardView {
         variant: foreignpolicy::NAME.to_string(),

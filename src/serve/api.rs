@@ -57,13 +57,13 @@ impl App {
         })
     }
 
-    fn game(&self, id: &str) -> Result<Arc<Mutex<Game>>, ApiError> {
+    /// Game `id` of the path, with its number.
+    fn game(&self, id: &str) -> Result<(u64, Arc<Mutex<Game>>), ApiError> {
         let n: u64 = id
             .parse()
             .map_err(|_| ApiError::not_found(format!("no game '{id}'")))?;
-        lock(&self.games)?
-            .get(&n)
-            .cloned()
+        let game = lock(&self.games)?.get(&n).cloned();
+        game.map(|g| (n, g))
             .ok_or_else(|| ApiError::not_found(format!("no game {n}")))
     }
 
@@ -294,16 +294,16 @@ async fn show_game(
     RawQuery(query): RawQuery,
 ) -> ApiResult {
     let ply = ply_of(&query)?;
-    let game = app.game(&id)?;
+    let (n, game) = app.game(&id)?;
     let g = lock(&game)?;
-    game_json(&app, id.parse().unwrap_or(0), &g, ply)
+    game_json(&app, n, &g, ply)
 }
 
 async fn close_game(
     State(app): State<Arc<App>>,
     Path(id): Path<String>,
 ) -> Result<StatusCode, ApiError> {
-    let game = app.game(&id)?;
+    let (_, game) = app.game(&id)?;
     lock(&app.games)?.retain(|_, g| !Arc::ptr_eq(g, &game));
     tokio::task::spawn_blocking(move || {
         if let Ok(mut g) = game.lock() {
@@ -322,10 +322,10 @@ struct MoveRequest {
 
 /// Runs `f` on the locked game and answers with the game's state.
 fn with_game(app: &App, id: &str, f: impl FnOnce(&mut Game) -> Result<(), Refusal>) -> ApiResult {
-    let game = app.game(id)?;
+    let (n, game) = app.game(id)?;
     let mut g = lock(&game)?;
     f(&mut g)?;
-    game_json(app, id.parse().unwrap_or(0), &g, None)
+    game_json(app, n, &g, None)
 }
 
 async fn play_move(State(app): State<Arc<App>>, Path(id): Path<String>, body: Bytes) -> ApiResult {
@@ -391,7 +391,7 @@ async fn engine_move(
 ) -> ApiResult {
     let req: EngineRequest = parse_body(&body)?;
     let limits = req.limits()?;
-    let game = app.game(&id)?;
+    let (n, game) = app.game(&id)?;
     let rx = lock(&game)?.start_engine_move(limits)?;
     // the move is played even if the page that asked goes away
     let finishing = game.clone();
@@ -413,7 +413,7 @@ async fn engine_move(
         .await
         .map_err(|e| ApiError::internal(format!("the engine's move failed: {e}")))??;
     let g = lock(&game)?;
-    let mut state = game_json(&app, id.parse().unwrap_or(0), &g, None)?.0;
+    let mut state = game_json(&app, n, &g, None)?.0;
     state["engine"] = json!({
         "move": done.best,
         "depth": done.result.depth,
@@ -438,7 +438,7 @@ async fn game_events(
     State(app): State<Arc<App>>,
     Path(id): Path<String>,
 ) -> Result<Response, ApiError> {
-    let game = app.game(&id)?;
+    let (_, game) = app.game(&id)?;
     let rx = lock(&game)?.events.subscribe();
     Ok(events::stream(rx).into_response())
 }

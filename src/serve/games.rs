@@ -221,7 +221,7 @@ impl Game {
     }
 
     fn not_over(&self) -> Result<(), Refusal> {
-        match self.engine.board_view().result {
+        match self.engine.result() {
             Some((score, why)) => Err(Refusal::Conflict(format!(
                 "the game is over: {score} ({why})"
             ))),
@@ -251,7 +251,7 @@ impl Game {
     }
 
     fn resume_analysis(&mut self) {
-        if !self.analysing || self.engine.board_view().legal.is_empty() {
+        if !self.analysing || self.engine.result().is_some() {
             return;
         }
         let limits = SearchLimits {
