@@ -150,3 +150,47 @@ fn where_xboard_cannot_judge_the_winner_does_not_claim_and_the_loser_resigns() {
     e.expect(10, |l| l == "resign");
     assert!(e.quit());
 }
+
+/// The `telluser` popups among the lines seen, for `ping n` sent now.
+fn popups_until_pong(e: &mut Engine, n: u32) -> Vec<String> {
+    e.send(&format!("ping {n}"));
+    let pong = format!("pong {n}");
+    e.expect(10, |l| l == pong);
+    let popups = e.seen.iter().filter(|l| l.starts_with("telluser"));
+    let popups = popups.cloned().collect();
+    e.seen.clear();
+    popups
+}
+
+#[test]
+fn the_user_is_told_once_where_xboard_cannot_referee_two_engines() {
+    let mut e = xboard();
+    e.send("new");
+    // 007: a ply chosen by the colour that does not move; Bracket: moves of two men
+    for (n, (variant, why)) in [("007detente", "chooses"), ("bracket", "several men")]
+        .into_iter()
+        .enumerate()
+    {
+        e.send(&format!("variant {variant}"));
+        let told = popups_until_pong(&mut e, n as u32);
+        assert_eq!(told.len(), 1, "{told:?}");
+        assert!(
+            told[0].contains(variant) && told[0].contains(why),
+            "{}",
+            told[0]
+        );
+    }
+    // again the same variant, and variants XBoard can referee: nothing more
+    for variant in [
+        "007detente",
+        "espionage",
+        "garrison",
+        "countermove",
+        "normal",
+    ] {
+        e.send(&format!("variant {variant}"));
+    }
+    let told = popups_until_pong(&mut e, 9);
+    assert!(told.is_empty(), "{told:?}");
+    assert!(e.quit());
+}

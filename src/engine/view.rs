@@ -154,6 +154,26 @@ impl Engine {
             && r.n_fold_rule == 3
     }
 
+    /// Why a chess GUI such as XBoard cannot referee this game between two engines, if it
+    /// cannot. XBoard gives each move to the engine of the colour that moves, accepts only a
+    /// move of that colour's men, and records a move as one man going from one square to
+    /// another (castling, drops and captures on passed squares aside): three players, a ply
+    /// chosen by the other colour (007) or a move of several men are beyond it
+    /// (docs/protocols.md).
+    pub fn gui_cannot_referee(&self) -> Option<&'static str> {
+        if self.three.is_some() {
+            return Some("three players");
+        }
+        let mechanics = &self.rules.mechanics;
+        if mechanics.uses(Hooks::TURNS) {
+            return Some("a player chooses some plies of the other colour");
+        }
+        if !mechanics.moves_fit_chess_guis() {
+            return Some("moves of several men or legs");
+        }
+        None
+    }
+
     /// The current position's FEN (007-FEN, FP-FEN where those apply).
     pub fn fen(&self) -> String {
         match &self.three {
@@ -374,6 +394,39 @@ mod tests {
         }
         engine.set_variant(foreignpolicy::NAME).expect("built in");
         assert!(!engine.gui_can_judge());
+    }
+
+    #[test]
+    fn gui_referee_limits_follow_the_rules() {
+        let mut engine = Engine::new();
+        for fits in [
+            "chess",
+            "espionage",
+            "garrison",
+            "countermove",
+            "rolemodel",
+            "cloverleaf",
+        ] {
+            engine.set_variant(fits).expect("built in");
+            assert_eq!(engine.gui_cannot_referee(), None, "{fits}");
+        }
+        for (name, why) in [
+            ("007detente", "chooses"),
+            ("progressive007", "chooses"),
+            ("bracket", "several men"),
+            ("eviction", "several men"),
+            ("emissary", "several men"),
+            ("coercion", "several men"),
+        ] {
+            engine.set_variant(name).expect("built in");
+            let reason = engine.gui_cannot_referee().expect(name);
+            assert!(reason.contains(why), "{name}: {reason}");
+        }
+        engine.set_variant(foreignpolicy::NAME).expect("built in");
+        assert!(engine
+            .gui_cannot_referee()
+            .expect("three")
+            .contains("three"));
     }
 
     #[test]

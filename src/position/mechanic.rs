@@ -121,6 +121,14 @@ pub trait Mechanic: AsAny + Send + Sync + 'static {
         true
     }
 
+    /// Whether every move it adds is one man of the side to move going from one square to
+    /// another, the only kind of move (castling and drops aside) a chess GUI such as XBoard can
+    /// record and pass on to the other engine. Moves of its own (Hooks::MOVES) are taken to be
+    /// more (several men, an enemy man, several legs) unless the mechanic says otherwise.
+    fn moves_fit_chess_guis(&self) -> bool {
+        !self.hooks().has(Hooks::MOVES)
+    }
+
     // --- moves of its own (Hooks::MOVES) ---
 
     /// Appends its pseudo-legal moves (legality is tested by make/unmake).
@@ -490,6 +498,12 @@ impl Mechanics {
     /// Whether the search may pass (null move) as far as the mechanics go.
     pub fn passing_is_sound(&self) -> bool {
         self.list.iter().all(|m| m.1.passing_is_sound())
+    }
+
+    /// Whether every move fits a chess GUI as far as the mechanics go
+    /// ([`Mechanic::moves_fit_chess_guis`]).
+    pub fn moves_fit_chess_guis(&self) -> bool {
+        self.list.iter().all(|m| m.1.moves_fit_chess_guis())
     }
 
     /// The names, for messages.

@@ -57,6 +57,8 @@ struct Session {
     analyzing: bool,
     searching: bool,
     clock: Clock,
+    /// Variants whose XBoard limits the user was told of (once each per session).
+    told_limits: Vec<String>,
 }
 
 fn xboard_name(name: &str) -> &str {
@@ -252,6 +254,23 @@ impl Session {
         }
     }
 
+    /// Tells the user, once a variant, where XBoard cannot referee a game between two engines
+    /// (it would end in a forfeit or a time loss); a popup, since XBoard hides `#` lines.
+    fn tell_limits(&mut self, name: &str) {
+        let Some(why) = self.engine.gui_cannot_referee() else {
+            return;
+        };
+        if self.told_limits.iter().any(|n| n == name) {
+            return;
+        }
+        self.told_limits.push(name.to_string());
+        // `\\` at the start asks XBoard to expand the `\n` escapes of the popup's text
+        self.out.line(&format!(
+            "telluser \\\\Chimera: XBoard cannot referee {name} between two engines\\n({why}).\\n\
+             Play it with chimera match, watch it with chimera serve (docs/protocols.md)."
+        ));
+    }
+
     fn setup_lines(&self) {
         if self.engine.three().is_some() {
             self.out.line(
@@ -342,7 +361,10 @@ impl Session {
                 self.halt();
                 let name = if rest == "normal" { "chess" } else { rest };
                 match self.engine.set_variant(name) {
-                    Ok(()) => self.setup_lines(),
+                    Ok(()) => {
+                        self.setup_lines();
+                        self.tell_limits(name);
+                    }
                     Err(e) => self.error(&e.to_string(), line),
                 }
             }
@@ -556,6 +578,7 @@ fn new_session(rx: Receiver<Event>, tx: Sender<Event>, out: Output) -> Session {
             depth: None,
             ours_cs: None,
         },
+        told_limits: Vec::new(),
     }
 }
 

@@ -301,6 +301,11 @@ impl Borrow {
 }
 
 impl Mechanic for Borrow {
+    /// A man moves from one square to another, by powers the position gives it.
+    fn moves_fit_chess_guis(&self) -> bool {
+        true
+    }
+
     fn name(&self) -> &'static str {
         "borrow"
     }

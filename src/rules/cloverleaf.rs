@@ -435,6 +435,11 @@ const TOPOLOGY_TYPES: [PieceType; 4] = [
 const DIAG_TARGETS: Bitboard = Bitboard(0x8040_2010_0804_0201 | 0x0102_0408_1020_4080);
 
 impl Mechanic for Cloverleaf {
+    /// A man moves from one square to another, by powers the position gives it.
+    fn moves_fit_chess_guis(&self) -> bool {
+        true
+    }
+
     fn name(&self) -> &'static str {
         "cloverleaf"
     }

@@ -425,6 +425,11 @@ fn orthodox_attacked(view: &View, sq: Square, by: Color) -> bool {
 }
 
 impl Mechanic for RoleModel {
+    /// A man moves from one square to another, by powers the position gives it.
+    fn moves_fit_chess_guis(&self) -> bool {
+        true
+    }
+
     fn name(&self) -> &'static str {
         "rolemodel"
     }
