@@ -159,6 +159,8 @@ impl Default for EngineOptions {
 /// A finished search with its moves already spelled in the position it searched.
 #[derive(Clone, Debug)]
 pub struct SearchDone {
+    /// Which search it ends: [`Engine::go`]'s count, for [`Engine::finish`].
+    pub search: u64,
     /// The raw result.
     pub result: SearchResult,
     /// Key of the searched position.
@@ -181,6 +183,7 @@ impl SearchDone {
             move_to_string(&after, p).to_string()
         });
         SearchDone {
+            search: 0,
             result: result.clone(),
             key: pos.key(),
             best,
@@ -200,6 +203,7 @@ impl SearchDone {
         }
         let u = foreignpolicy::eval::utilities(&end);
         SearchDone {
+            search: 0,
             result: result.clone(),
             key: pos.key(),
             best,
@@ -228,7 +232,10 @@ pub struct Engine {
     pub options: EngineOptions,
     stop: Arc<AtomicBool>,
     pondering: Arc<AtomicBool>,
-    running: Option<JoinHandle<SearchResult>>,
+    /// The running (or finished, not yet collected) search: its number and thread.
+    running: Option<(u64, JoinHandle<SearchResult>)>,
+    /// How many searches were started.
+    searches: u64,
     last_result: Arc<Mutex<Option<SearchResult>>>,
 }
 
@@ -260,6 +267,7 @@ impl Engine {
             stop: Arc::new(AtomicBool::new(false)),
             pondering: Arc::new(AtomicBool::new(false)),
             running: None,
+            searches: 0,
             last_result: Arc::new(Mutex::new(None)),
         }
     }
@@ -517,7 +525,7 @@ impl Engine {
 
     fn ensure_idle(&mut self) -> Result<(), EngineError> {
         match &self.running {
-            Some(h) if !h.is_finished() => Err(EngineError::Busy),
+            Some((_, h)) if !h.is_finished() => Err(EngineError::Busy),
             _ => {
                 self.reap();
                 Ok(())
@@ -526,7 +534,7 @@ impl Engine {
     }
 
     fn reap(&mut self) {
-        if let Some(h) = self.running.take() {
+        if let Some((_, h)) = self.running.take() {
             if let Ok(r) = h.join() {
                 if let Ok(mut slot) = self.last_result.lock() {
                     *slot = Some(r);
@@ -537,10 +545,12 @@ impl Engine {
 
     /// Whether a search is running.
     pub fn is_searching(&self) -> bool {
-        self.running.as_ref().is_some_and(|h| !h.is_finished())
+        self.running.as_ref().is_some_and(|(_, h)| !h.is_finished())
     }
 
-    /// Starts a search in the background. `done` runs on the search thread with the result.
+    /// Starts a search in the background. `done` runs on the search thread with the result,
+    /// numbered ([`SearchDone::search`]) so that its handler can collect it with
+    /// [`Engine::finish`].
     pub fn go(
         &mut self,
         limits: SearchLimits,
@@ -548,6 +558,8 @@ impl Engine {
         done: Finished,
     ) -> Result<(), EngineError> {
         self.ensure_idle()?;
+        self.searches += 1;
+        let number = self.searches;
         self.stop.store(false, Ordering::SeqCst);
         self.pondering.store(limits.ponder, Ordering::SeqCst);
         let pos = self.position.clone();
@@ -574,7 +586,7 @@ impl Engine {
                     pondering: &pondering,
                     histories: &histories,
                 };
-                let (r, d) = match &three {
+                let (r, mut d) = match &three {
                     Some(p) => {
                         let r = search_three(p, multi_player, &limits, &opts, &ctx, &*reporter);
                         let d = SearchDone::of_three(&r, p);
@@ -586,12 +598,13 @@ impl Engine {
                         (r, d)
                     }
                 };
+                d.search = number;
                 done(d);
                 r
             });
         match handle {
             Ok(h) => {
-                self.running = Some(h);
+                self.running = Some((number, h));
                 Ok(())
             }
             Err(e) => Err(EngineError::Range(format!(
@@ -632,6 +645,15 @@ impl Engine {
     /// The opponent played the pondered move: the search now runs on the clock.
     pub fn ponderhit(&self) {
         self.pondering.store(false, Ordering::SeqCst);
+    }
+
+    /// Collects search number `search` once its `done` has run (joins its thread). If a later
+    /// search has started meanwhile (the report was handled late, after a new `go` found the
+    /// engine idle), that one is left running: a late report never waits for the next search.
+    pub fn finish(&mut self, search: u64) {
+        if self.running.as_ref().is_some_and(|(n, _)| *n == search) {
+            self.reap();
+        }
     }
 
     /// Waits for a running search to finish.
@@ -710,6 +732,44 @@ fn three_position(fen: Option<&str>, moves: &[&str]) -> Result<FpPosition, Engin
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_late_report_does_not_wait_for_the_next_search() {
+        use std::sync::mpsc::channel;
+        use std::time::{Duration, Instant};
+        let mut engine = Engine::new();
+        let (tx, rx) = channel();
+        let go = |engine: &mut Engine, limits: SearchLimits| {
+            let tx = tx.clone();
+            let done = Box::new(move |d: SearchDone| tx.send(d.search).expect("listening"));
+            engine.go(limits, Arc::new(Silent), done).expect("idle");
+        };
+        let depth_one = SearchLimits {
+            depth: Some(1),
+            ..Default::default()
+        };
+        go(&mut engine, depth_one);
+        let first = rx.recv_timeout(Duration::from_secs(10)).expect("done");
+        while engine.is_searching() {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        // the next search starts before the first one's report is handled (a protocol's
+        // event queue held `go` ahead of it)
+        let three_seconds = SearchLimits {
+            movetime: Some(3000),
+            ..Default::default()
+        };
+        go(&mut engine, three_seconds);
+        let late = Instant::now();
+        engine.finish(first);
+        assert!(late.elapsed() < Duration::from_secs(1), "it waited");
+        assert!(engine.is_searching(), "the second search was collected");
+        engine.stop();
+        let second = rx.recv_timeout(Duration::from_secs(10)).expect("done");
+        assert_eq!(second, first + 1);
+        engine.finish(second);
+        assert!(engine.running.is_none());
+    }
 
     #[test]
     fn a_variant_switch_clears_the_table() {

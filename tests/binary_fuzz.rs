@@ -7,7 +7,7 @@
 use proptest::prelude::*;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Command, Stdio};
-use std::sync::mpsc::channel;
+use std::sync::mpsc::{channel, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
 /// How long the engine may take to answer the final `isready` / `ping`.
@@ -55,12 +55,33 @@ fn survives(lines: &[Line], probe: &str, answer: &str) -> Result<(), String> {
     let sent = sent.and_then(|_| write(probe.as_bytes()));
     let deadline = Instant::now() + ANSWER_BOUND;
     let mut answered = false;
-    while let Ok(l) = rx.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
-        if l.trim() == answer {
-            answered = true;
-            break;
+    let mut last_lines = std::collections::VecDeque::new();
+    let mut closed = false;
+    loop {
+        match rx.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
+            Ok(l) if l.trim() == answer => {
+                answered = true;
+                break;
+            }
+            Ok(l) => {
+                if last_lines.len() == 5 {
+                    last_lines.pop_front();
+                }
+                last_lines.push_back(l);
+            }
+            Err(RecvTimeoutError::Disconnected) => {
+                closed = true;
+                break;
+            }
+            Err(RecvTimeoutError::Timeout) => break,
         }
     }
+    // output closed before the answer: the engine ended, which is not a hang
+    let died = if closed && !answered {
+        child.wait().ok()
+    } else {
+        None
+    };
     let _ = write(b"quit");
     drop(stdin);
     let alive_until_quit = match child.try_wait() {
@@ -76,8 +97,16 @@ fn survives(lines: &[Line], probe: &str, answer: &str) -> Result<(), String> {
     if errors.contains("panicked") {
         return Err(format!("a panic: {errors}"));
     }
+    if let Some(status) = died {
+        return Err(format!(
+            "the engine exited ({status}) before answering; stderr: {errors}; last lines: \
+             {last_lines:?}"
+        ));
+    }
     if !answered {
-        return Err(format!("no '{answer}' within {ANSWER_BOUND:?}"));
+        return Err(format!(
+            "no '{answer}' within {ANSWER_BOUND:?}; stderr: {errors}; last lines: {last_lines:?}"
+        ));
     }
     if !alive_until_quit {
         return Err("the engine exited badly".into());

@@ -345,3 +345,27 @@ fn two_threads_find_the_forced_mates() {
         }
     }
 }
+
+#[test]
+fn a_search_report_read_after_the_next_go_does_not_stall_the_session() {
+    // The engine is kept busy answering `uci` while a 150 ms search ends, so its report is
+    // queued behind the `go infinite` sent after the flood: the report must not wait for the
+    // infinite search (the session would then never read `stop`). Found by tests/binary_fuzz.rs.
+    const FLOOD: usize = 40_000;
+    let mut e = uci();
+    e.send("position startpos");
+    let flood = vec!["uci"; FLOOD].join("\n");
+    e.send(&format!("go movetime 150\n{flood}\ngo infinite"));
+    for _ in 0..FLOOD {
+        e.expect(60, |l| l == "uciok");
+    }
+    e.seen.clear();
+    e.send("stop");
+    e.send("isready");
+    e.expect(20, |l| l == "readyok");
+    e.expect(20, |l| l.starts_with("bestmove"));
+    if e.seen.iter().filter(|l| l.starts_with("bestmove")).count() < 2 {
+        e.expect(20, |l| l.starts_with("bestmove"));
+    }
+    assert!(e.quit());
+}

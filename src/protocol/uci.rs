@@ -139,7 +139,8 @@ struct Session {
     engine: Engine,
     position_set: bool,
     infinite: bool,
-    pending_search: bool,
+    /// Searches started whose `bestmove` is not written yet.
+    pending_searches: u32,
     out: Output,
     tx: Sender<Event>,
 }
@@ -375,7 +376,7 @@ impl Session {
         });
         self.infinite = limits.infinite || limits.ponder;
         match self.engine.go(limits, reporter, done) {
-            Ok(()) => self.pending_search = true,
+            Ok(()) => self.pending_searches += 1,
             Err(e) => self.error(&e.to_string()),
         }
     }
@@ -395,11 +396,11 @@ impl Session {
     }
 
     fn engine_has_pending(&self) -> bool {
-        self.pending_search
+        self.pending_searches > 0
     }
 
     fn bestmove(&mut self, f: &Finished) {
-        self.pending_search = false;
+        self.pending_searches = self.pending_searches.saturating_sub(1);
         for note in &f.notes {
             self.out.line(&format!("info string {note}"));
         }
@@ -471,7 +472,7 @@ pub fn session(rx: Receiver<Event>, tx: Sender<Event>, out: Output) {
         engine: Engine::new(),
         position_set: false,
         infinite: false,
-        pending_search: false,
+        pending_searches: 0,
         out,
         tx,
     };
@@ -491,16 +492,19 @@ pub fn session(rx: Receiver<Event>, tx: Sender<Event>, out: Output) {
                     }
                     while let Ok(ev) = rx.recv() {
                         if let Event::SearchDone(f) = ev {
-                            s.engine.wait();
+                            s.engine.finish(f.search);
                             s.bestmove(&f);
-                            break;
+                            if !s.engine_has_pending() {
+                                break;
+                            }
                         }
                     }
                 }
                 break;
             }
             Event::SearchDone(f) => {
-                s.engine.wait();
+                // by its number: a report read after the next `go` started must not wait for it
+                s.engine.finish(f.search);
                 s.bestmove(&f);
             }
         }

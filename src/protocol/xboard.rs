@@ -213,7 +213,7 @@ impl Session {
     }
 
     fn finished(&mut self, f: &Finished) {
-        self.engine.wait();
+        self.engine.finish(f.search);
         self.searching = false;
         if self.analyzing {
             return;

@@ -166,7 +166,7 @@ impl Game {
     /// Plays the move the engine chose (none if the search found no move).
     pub fn finish_engine_move(&mut self, done: &SearchDone) -> Result<(), Refusal> {
         self.thinking = false;
-        self.engine.wait();
+        self.engine.finish(done.search);
         let played = match &done.best {
             Some(best) => match self.engine.play_move(best) {
                 Ok(canonical) => {
