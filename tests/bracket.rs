@@ -250,3 +250,32 @@ fn perft_file_agrees_with_the_model() {
         cross_check(V, common::Rule::Bracket, &fen);
     }
 }
+
+/// Positions the leaf count must not judge as safe: vacating the approach square and `S`
+/// together opens a line to the King though neither man alone is pinned, or the King is
+/// bracketed onto an attacked square.
+const HARD_TO_COUNT: &[&str] = &[
+    // Rook e3 brackets the Knight e5: off the e-file both men open it to Black's Re8
+    "4r2k/8/8/4N3/8/4R3/8/4K3 w - - 0 1",
+    // Bishop c3 brackets the Knight e5: off the long diagonal both open it to Black's Qh8
+    "7q/8/8/4N3/8/2B5/8/K6k w - - 0 1",
+    // Rook a1 brackets the King e1: the King may go to f1, not to d1 (Black's Rd2)
+    "4k3/8/8/8/8/8/3r4/R3K3 w - - 0 1",
+];
+
+#[test]
+fn the_leaf_count_agrees_with_playing_every_move() {
+    for fen in HARD_TO_COUNT {
+        cross_check(V, common::Rule::Bracket, fen);
+    }
+    let fixed = [START, BR_T1, BR_T2]
+        .into_iter()
+        .chain(EXTRA.iter().copied());
+    for fen in fixed.chain(HARD_TO_COUNT.iter().copied()) {
+        scaffold::assert_fast_legality(&mut pos(V, fen));
+    }
+    let rules = chimera::rules::builtin_variants().get(V).expect("built in");
+    scaffold::for_random_positions(rules, 8, 80, 0x5851_F42D_4C95_7F2D, |p| {
+        scaffold::assert_fast_legality(p);
+    });
+}

@@ -31,10 +31,12 @@
 //! its second rank to two squares straight ahead, so with `e3` empty it leaves the target `e3`
 //! (BR-7's remark that Bracket never creates a target overlooks this route; ruling 3 decides).
 
+use crate::geometry::attacks::line;
 use crate::geometry::{Bitboard, Square};
+use crate::movegen::generic::legal_when_played;
 use crate::moves::{Move, MoveList, MoveText};
 use crate::piece::{Piece, PieceType};
-use crate::position::{EditList, MechanicSpec, Position};
+use crate::position::{EditList, MechanicSpec, Position, ShortcutMasks};
 
 /// Registration: `specialMoves = bracket`, a mechanic of moves of its own (no settings, no
 /// state).
@@ -49,6 +51,7 @@ pub const SPEC: MechanicSpec = MechanicSpec {
             edits,
             write,
             is_spelling,
+            count_distinct: Some(count_legal),
         }
         .selected(ctx))
     },
@@ -241,6 +244,40 @@ pub fn generate(pos: &Position, list: &mut MoveList) {
             }
         }
     }
+}
+
+/// The number of legal bracket moves, for perft's last ply. Bracket moves are distinct from
+/// every other move (two men change squares, and the pair squares are two apart, so no
+/// castling ends alike; two orders with one result are generated once), so they are counted
+/// apart from the ordinary moves. Most are judged by the shortcut masks, as two non-capturing
+/// steps `o -> PA` and `S -> PB`; a move is played and tested when
+/// the masks cannot judge one of the steps, in check, or when `o` and `S` share a line with
+/// the King (vacating both could open it although neither alone pins). `None` without a
+/// single King (the generic count plays every move).
+fn count_legal(pos: &mut Position, masks: &ShortcutMasks) -> Option<usize> {
+    let king = pos.king_square(pos.side_to_move())?;
+    if masks.test_all() {
+        return None;
+    }
+    let in_check = masks.target != Bitboard::FULL;
+    let mut list = MoveList::new();
+    generate(pos, &mut list);
+    let judged = |m: Move| {
+        let (o, s) = (m.from(), m.to());
+        let (pa, pb) = decode(m);
+        // the King's square is in `test_from`: a bracket of the King is always played
+        let tested = in_check
+            || masks.test_from.has(o)
+            || masks.test_from.has(s)
+            || masks.test_to.has(pa)
+            || masks.test_to.has(pb);
+        !tested && !line(king, o).has(s)
+    };
+    Some(
+        list.iter()
+            .filter(|&&m| judged(m) || legal_when_played(pos, m))
+            .count(),
+    )
 }
 
 /// The men put on A's and B's squares: (A afterwards, B afterwards).

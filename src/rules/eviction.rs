@@ -49,6 +49,8 @@ pub const SPEC: MechanicSpec = MechanicSpec {
             edits,
             write,
             is_spelling,
+            // a route may spell an ordinary move: moves are merged by effect
+            count_distinct: None,
         }
         .selected(ctx))
     },

@@ -38,7 +38,7 @@ pub mod wonderland;
 pub use catalog::{builtin_variants, VariantSet};
 
 use crate::moves::{Move, MoveList, MoveText};
-use crate::position::{EditList, Hooks, Mechanic, MechanicSpec, Position};
+use crate::position::{EditList, Hooks, Mechanic, MechanicSpec, Position, ShortcutMasks};
 use crate::variant::Section;
 
 /// The registered mechanics, in the order their hooks run (a legality filter that keeps moves
@@ -127,6 +127,11 @@ pub(crate) struct OwnMoves {
     pub write: fn(&Position, Move, &mut MoveText),
     /// Whether a string spells a legal move.
     pub is_spelling: fn(&Position, Move, &str) -> bool,
+    /// How it counts its legal moves for perft's last ply without playing most of them, when
+    /// its moves are distinct from every other move of the position
+    /// ([`Mechanic::moves_are_distinct`], [`Mechanic::count_moves`]); `None`: they may share
+    /// an effect with another move and are merged.
+    pub count_distinct: Option<fn(&mut Position, &ShortcutMasks) -> Option<usize>>,
 }
 
 impl OwnMoves {
@@ -163,6 +168,14 @@ impl Mechanic for OwnMoves {
 
     fn is_spelling(&self, pos: &Position, m: Move, s: &str) -> bool {
         (self.is_spelling)(pos, m, s)
+    }
+
+    fn moves_are_distinct(&self) -> bool {
+        self.count_distinct.is_some()
+    }
+
+    fn count_moves(&self, pos: &mut Position, masks: &ShortcutMasks) -> Option<usize> {
+        self.count_distinct.and_then(|count| count(pos, masks))
     }
 }
 
