@@ -12,7 +12,7 @@ runs=3
 if [ "${1:-}" = "-n" ]; then runs=$2; shift 2; fi
 [ $# -ge 1 ] || { echo "usage: $0 [-n RUNS] BINARY [BINARY ...]" >&2; exit 2; }
 cases="chess:6 007:6 007detente:6 balanced007detente:6 progressive007:6 espionage:5
-kaleidoscope:5 hippophobic:5 torpedo-paletta:5 nonlinear:5 garrison:5 bracket:4 eviction:3
+kaleidoscope:5 hippophobic:5 torpedo-paletta:5 nonlinear:5 garrison:5 bracket:5 eviction:3
 palace:5 haven:5 missingfile:5
 bump:5 displacement:5 launch:5 carom:5 cascade:4 castlemania:6 catalyst:6 redeployment:5
 trailer:5 triangulation:6
