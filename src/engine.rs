@@ -175,7 +175,7 @@ pub struct SearchDone {
 
 impl SearchDone {
     /// Spells the result's moves in `pos`, the position that was searched.
-    fn of_position(result: &SearchResult, pos: &Position) -> SearchDone {
+    fn of_position(search: u64, result: &SearchResult, pos: &Position) -> SearchDone {
         let best = (!result.best.is_none()).then(|| move_to_string(pos, result.best).to_string());
         let ponder = result.ponder.filter(|_| !result.best.is_none()).map(|p| {
             let mut after = pos.clone();
@@ -183,7 +183,7 @@ impl SearchDone {
             move_to_string(&after, p).to_string()
         });
         SearchDone {
-            search: 0,
+            search,
             result: result.clone(),
             key: pos.key(),
             best,
@@ -193,7 +193,7 @@ impl SearchDone {
     }
 
     /// Spells a Foreign Policy result, with the utilities at the end of its line.
-    fn of_three(result: &SearchResult, pos: &FpPosition) -> SearchDone {
+    fn of_three(search: u64, result: &SearchResult, pos: &FpPosition) -> SearchDone {
         let spell = |m: Move| foreignpolicy::move_to_string(m);
         let best = (!result.best.is_none()).then(|| spell(result.best));
         let ponder = result.ponder.filter(|_| !result.best.is_none()).map(spell);
@@ -203,7 +203,7 @@ impl SearchDone {
         }
         let u = foreignpolicy::eval::utilities(&end);
         SearchDone {
-            search: 0,
+            search,
             result: result.clone(),
             key: pos.key(),
             best,
@@ -586,19 +586,18 @@ impl Engine {
                     pondering: &pondering,
                     histories: &histories,
                 };
-                let (r, mut d) = match &three {
+                let (r, d) = match &three {
                     Some(p) => {
                         let r = search_three(p, multi_player, &limits, &opts, &ctx, &*reporter);
-                        let d = SearchDone::of_three(&r, p);
+                        let d = SearchDone::of_three(number, &r, p);
                         (r, d)
                     }
                     None => {
                         let r = search(&pos, &limits, &opts, &ctx, reporter.as_ref());
-                        let d = SearchDone::of_position(&r, &pos);
+                        let d = SearchDone::of_position(number, &r, &pos);
                         (r, d)
                     }
                 };
-                d.search = number;
                 done(d);
                 r
             });
