@@ -34,10 +34,12 @@ subcommands:
                        is the node-count signature `Bench: <nodes> nodes <nps> nps`
   variants             list the known variants
   datagen --variant V --games N --out FILE [--nodes K] [--threads T] [--seed S]
-          [--random-plies P] [--variants INI]
+          [--random-plies P] [--format packed|text] [--variants INI]
                        self-play games at K nodes a move (default 5000) from the start
-                       plus P random plies (default 8); writes quiet positions as
-                       'FEN | RESULT | SCORE' (White's result and search score) for tune
+                       plus P random plies (default 8); writes quiet positions with
+                       White's result and search score: packed 32-byte records for
+                       train (the default; docs/strength.md has the layout), or text
+                       lines 'FEN | RESULT | SCORE' for tune
   tune   --variant V --data FILE [--epochs E] [--rate R] [--lambda L] [--l2 C]
           [--max-change D] [--validation F] [--write PATH] [--variants INI]
                        fit the evaluation weights (Texel method, Adam, E epochs, default
@@ -46,6 +48,20 @@ subcommands:
                        kept within D of them; the share F of the positions (default 0.1,
                        blocks of 1000) is held out and the epoch with the best validation
                        error is kept; --write rewrites the table of a weights.rs
+  train  --variant V --data FILE[,FILE...] --out NET [--hidden H] [--epochs E]
+          [--batch B] [--rate R] [--final-rate F] [--lambda L] [--scale K]
+          [--validation V] [--seed S] [--threads T] [--variants INI]
+                       fit a net (inputs -> H x 2 -> 1, default H 256) to datagen's data
+                       (packed or text): target L * sigmoid(score/K) + (1 - L) * result
+                       (L default 0.5, K fitted to the results unless given), Adam at
+                       rate R (default 0.001) falling to R * F (F default 0.05) over E
+                       epochs (default 20); the share V (default 0.05) is held out and the
+                       net of the best validation epoch is written (after every such epoch)
+  \"genfens N seed S book <None|FILE> [variant V] [plies P] [nodes K]\"
+                       OpenBench's opening generation (one argument, as its client passes
+                       it): N lines 'info string genfens FEN', each the start (or a random
+                       book line) plus P random plies (default 8) that a K-node search
+                       (default 1000) finds within 300 cp of level
   match  -engine cmd=PROG ... -engine cmd=PROG ... -each tc=10+0.1 [OPTIONS]
                        referee a match between two UCI/XBoard engines in any variant
                        (PGN, Elo, SPRT; 'chimera match -help' lists the options)
@@ -517,8 +533,8 @@ fn tune_variant(
 }
 
 fn cmd_datagen(args: &[String]) -> Result<(), String> {
-    use crate::tune::datagen::{generate, DatagenConfig};
-    const ALLOWED: [&str; 8] = [
+    use crate::tune::datagen::{generate, DataFormat, DatagenConfig};
+    const ALLOWED: [&str; 9] = [
         "--variant",
         "--games",
         "--nodes",
@@ -527,6 +543,7 @@ fn cmd_datagen(args: &[String]) -> Result<(), String> {
         "--seed",
         "--random-plies",
         "--variants",
+        "--format",
     ];
     let map = flag_values("datagen", args, &ALLOWED)?;
     let out_path = map.get("--out").ok_or("--out is required")?;
@@ -539,6 +556,15 @@ fn cmd_datagen(args: &[String]) -> Result<(), String> {
         threads: number(&map, "--threads", 1, 1..=1024)?,
         seed: number(&map, "--seed", 1, 0..=u64::MAX)?,
         random_plies: number(&map, "--random-plies", 8, 0..=200)?,
+        format: match map.get("--format").map(String::as_str) {
+            None | Some("packed") => DataFormat::Packed,
+            Some("text") => DataFormat::Text,
+            Some(other) => {
+                return Err(format!(
+                    "--format must be 'packed' (for train) or 'text' (for tune), not '{other}'"
+                ))
+            }
+        },
     };
     let rules = tune_variant(&map)?;
     let file = std::fs::File::create(out_path).map_err(|e| format!("{out_path}: {e}"))?;
@@ -662,6 +688,110 @@ fn cmd_tune(args: &[String]) -> Result<(), String> {
     run_tune(rules, &cfg, &mut std::io::stdout())
 }
 
+fn cmd_train(args: &[String]) -> Result<(), String> {
+    use crate::tune::train::{load, train, Data, TrainConfig};
+    const ALLOWED: [&str; 14] = [
+        "--variant",
+        "--data",
+        "--out",
+        "--hidden",
+        "--epochs",
+        "--batch",
+        "--rate",
+        "--final-rate",
+        "--lambda",
+        "--scale",
+        "--validation",
+        "--seed",
+        "--threads",
+        "--variants",
+    ];
+    let map = flag_values("train", args, &ALLOWED)?;
+    let data_arg = map.get("--data").ok_or("--data is required")?;
+    let out = map.get("--out").ok_or("--out is required")?.clone();
+    let d = TrainConfig::default();
+    let cfg = TrainConfig {
+        hidden: number(
+            &map,
+            "--hidden",
+            d.hidden,
+            16..=crate::eval::nnue::file::MAX_HIDDEN,
+        )?,
+        epochs: number(&map, "--epochs", d.epochs, 1..=100_000)?,
+        batch: number(&map, "--batch", d.batch, 1..=10_000_000)?,
+        rate: number(&map, "--rate", d.rate, 1e-7..=1.0)?,
+        final_rate: number(&map, "--final-rate", d.final_rate, 1e-6..=1.0)?,
+        lambda: number(&map, "--lambda", d.lambda, 0.0..=1.0)?,
+        scale: match map.contains_key("--scale") {
+            true => Some(number(&map, "--scale", 1.0, 1.0..=100_000.0)?),
+            false => None,
+        },
+        validation: number(&map, "--validation", d.validation, 0.001..=0.5)?,
+        seed: number(&map, "--seed", d.seed, 0..=u64::MAX)?,
+        threads: number(&map, "--threads", d.threads, 1..=1024)?,
+    };
+    let rules = tune_variant(&map)?;
+    let mut data: Option<Data> = None;
+    for path in data_arg.split(',') {
+        let part = load(path, rules)?;
+        eprintln!("train: {path}: {} positions", part.records.len());
+        match &mut data {
+            None => data = Some(part),
+            Some(d) => d.records.extend(part.records),
+        }
+    }
+    let data = data.ok_or("--data names no file")?;
+    let started = std::time::Instant::now();
+    let net = train(&data, &cfg, |r, best, k| {
+        eprintln!(
+            "train: epoch {}/{}: train {:.6}, validation {:.6}, rate {:.2e}, K {k:.1}, {:.1} s{}",
+            r.epoch,
+            cfg.epochs,
+            r.train,
+            r.validation,
+            r.rate,
+            r.seconds,
+            if r.best { " (best, saved)" } else { "" }
+        );
+        if r.best {
+            if let Err(e) = std::fs::write(&out, crate::eval::nnue::file::serialize(best)) {
+                eprintln!("train: {out}: {e}");
+            }
+        }
+    })?;
+    std::fs::write(&out, crate::eval::nnue::file::serialize(&net))
+        .map_err(|e| format!("{out}: {e}"))?;
+    eprintln!(
+        "train: {} positions, {:.1} s; net written to {out}",
+        data.records.len(),
+        started.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
+/// `genfens N seed S book <None|FILE> [extra]` (OpenBench), followed by nothing or `quit`.
+fn cmd_genfens(line: &str, rest: &[String]) -> Result<(), String> {
+    use crate::tune::genfens::{generate, parse};
+    if let Some(extra) = rest.iter().find(|a| a.as_str() != "quit") {
+        return Err(format!(
+            "genfens: unexpected argument '{extra}' (only 'quit' may follow)"
+        ));
+    }
+    let req = parse(line)?;
+    let o = Options {
+        variant: req.variant.clone(),
+        fen: None,
+        moves: Vec::new(),
+        threads: 1,
+        positional: Vec::new(),
+        given: Vec::new(),
+        variants_file: None,
+    };
+    crate::geometry::attacks::init();
+    let rules = setup(&o).map_err(|e| format!("genfens: {e}"))?.rules();
+    generate(&req, rules, |fen| say!("info string genfens {fen}"))
+}
+
 /// Runs the command line; returns the process exit code.
 pub fn run(args: &[String]) -> i32 {
     let Some(cmd) = args.first() else {
@@ -680,7 +810,10 @@ pub fn run(args: &[String]) -> i32 {
         "match" => return crate::tournament::main(rest, &watch_on_board),
         "datagen" => cmd_datagen(rest),
         "tune" => cmd_tune(rest),
+        "train" => cmd_train(rest),
         "serve" => cmd_serve(rest),
+        // OpenBench passes a command as one argument: `./ENGINE "genfens N seed S book B" quit`
+        c if c.starts_with("genfens") => cmd_genfens(c, rest),
         "perft" | "divide" | "moves" | "check" | "variants" | "bench" => {
             match parse_options(rest) {
                 Err(e) => Err(e),

@@ -110,7 +110,15 @@ pub struct EngineOptions {
     pub show_wdl: bool,
     /// How a game of three players is searched.
     pub multi_player: MultiPlayerSearch,
+    /// `EvalFile`: [`EVAL_FILE_DEFAULT`] (the variant's own net, if it has one),
+    /// [`EVAL_FILE_NONE`] (no net), or a net file for the variants it was made for.
+    pub eval_file: String,
 }
+
+/// `EvalFile`'s value for the variant's own net (`nnueFile`), where it has one.
+pub const EVAL_FILE_DEFAULT: &str = "<default>";
+/// `EvalFile`'s value for the rules-derived evaluation without a net.
+pub const EVAL_FILE_NONE: &str = "<none>";
 
 /// How Foreign Policy (three players) is searched (C.5).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -152,6 +160,7 @@ impl Default for EngineOptions {
             move_overhead: 10,
             show_wdl: false,
             multi_player: MultiPlayerSearch::Paranoid,
+            eval_file: EVAL_FILE_DEFAULT.to_string(),
         }
     }
 }
@@ -354,13 +363,79 @@ impl Engine {
             .get(name)
             .ok_or_else(|| EngineError::UnknownVariant(name.to_string()))?;
         self.three = None;
-        self.eval = Arc::new(EvalParams::new(rules));
+        self.eval = Arc::new(self.eval_for(rules));
         self.position = Position::startpos(rules);
         self.rules = rules;
         // positions of two variants can share keys and men share indices: nothing learnt in
         // one may be played in the other
         self.forget();
         Ok(())
+    }
+
+    /// The evaluation `EvalFile` asks for in `rules`: a net file that was made for another
+    /// variant leaves the variant's own evaluation in place (it is logged).
+    fn eval_for(&self, rules: &'static Variant) -> EvalParams {
+        let mut eval = EvalParams::new(rules);
+        match self.options.eval_file.as_str() {
+            EVAL_FILE_DEFAULT => {}
+            EVAL_FILE_NONE => eval.set_net(None),
+            path => match crate::eval::nnue::embedded::load_for(rules, path, path.as_ref()) {
+                Ok(net) => eval.set_net(Some(net)),
+                Err(e) => log::info!("EvalFile {e}; {} keeps its own evaluation", rules.name),
+            },
+        }
+        eval
+    }
+
+    /// Sets `EvalFile` ([`EVAL_FILE_DEFAULT`], [`EVAL_FILE_NONE`], or a net file): the net
+    /// must load and fit the variant in play, else nothing changes and the error says why.
+    /// Returns a description of the evaluation now in use.
+    pub fn set_eval_file(&mut self, value: &str) -> Result<String, EngineError> {
+        self.ensure_idle()?;
+        let value = match value.trim() {
+            "" | "<empty>" => EVAL_FILE_DEFAULT,
+            v => v,
+        };
+        if self.three.is_some() {
+            return Err(EngineError::Range(format!(
+                "{} has no nets (three players); EvalFile unchanged",
+                foreignpolicy::NAME
+            )));
+        }
+        let mut eval = EvalParams::new(self.rules);
+        match value {
+            EVAL_FILE_DEFAULT => {
+                if let Some(Err(e)) = EvalParams::variant_net(self.rules) {
+                    return Err(EngineError::Range(e));
+                }
+            }
+            EVAL_FILE_NONE => eval.set_net(None),
+            path => {
+                let net = crate::eval::nnue::embedded::load_for(self.rules, path, path.as_ref())
+                    .map_err(EngineError::Range)?;
+                eval.set_net(Some(net));
+            }
+        }
+        self.options.eval_file = value.to_string();
+        self.eval = Arc::new(eval);
+        Ok(self.eval_description())
+    }
+
+    /// Which evaluation the search uses, in words.
+    pub fn eval_description(&self) -> String {
+        if self.three.is_some() {
+            return format!("{}: rules-derived evaluation", foreignpolicy::NAME);
+        }
+        match self.eval.net() {
+            Some(n) => format!(
+                "{}: NNUE evaluation with {} ({} -> {} x 2 -> 1)",
+                self.rules.name,
+                n.source,
+                n.net.inputs(),
+                n.net.hidden
+            ),
+            None => format!("{}: rules-derived evaluation (no net)", self.rules.name),
+        }
     }
 
     /// Loads a user variants.ini; returns the names it defined.

@@ -3,7 +3,9 @@
 //! scores are moderate; tune runs on a small file (three-field lines, or old two-field lines
 //! with `--lambda 0`), holds out validation blocks and keeps the best epoch, and its `--write`
 //! output reads back to the weights it printed; bad input gets a clear message (`FILE:LINE`
-//! for a bad line) and a non-zero exit code.
+//! for a bad line) and a non-zero exit code. Datagen's packed records unpack to the positions
+//! they were made from, and `chimera train` fits a net to them that the engine loads
+//! (`EvalFile`) and plays with; damaged data is refused with the file and record named.
 
 use chimera::eval::weights::{FEATURES, WEIGHTS};
 use chimera::position::Position;
@@ -54,6 +56,8 @@ fn datagen_writes_loadable_positions_with_results() {
         "500",
         "--out",
         path,
+        "--format",
+        "text",
     ];
     let out = chimera(&args);
     assert!(
@@ -395,5 +399,336 @@ fn bad_input_is_refused_with_a_message() {
         &["datagen", "--variant", "chess", "--out", out],
         "--games is required",
     );
+    fails_with(
+        &datagen(&["--variant", "chess", "--format", "csv"]),
+        "--format must be",
+    );
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Packed data from datagen: the header names the variant, every record unpacks to men on the
+/// board of both colours with a result and a moderate score, the same seed gives the same
+/// bytes on any number of threads, and the text format of the same games holds the same
+/// positions.
+#[test]
+fn packed_datagen_records_are_the_games_positions() {
+    use chimera::tune::packed::{read_header, unpack, Layout, RECORD_BYTES};
+    let dir = scratch("packed");
+    let bin = dir.join("chess.bin");
+    let txt = dir.join("chess.txt");
+    let run = |out: &std::path::Path, extra: &[&str]| {
+        let mut args = vec![
+            "datagen",
+            "--variant",
+            "chess",
+            "--games",
+            "2",
+            "--nodes",
+            "400",
+            "--seed",
+            "5",
+            "--out",
+        ];
+        args.push(out.to_str().expect("utf-8"));
+        args.extend_from_slice(extra);
+        let o = chimera(&args);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    };
+    run(&bin, &[]);
+    run(&txt, &["--format", "text"]);
+    let bytes = std::fs::read(&bin).expect("written");
+    let (variant, letters, files, ranks, start) = read_header(&bytes).expect("header");
+    let chess = builtin_variants().get("chess").expect("chess");
+    let layout = Layout::new(chess).expect("layout");
+    assert_eq!((variant.as_str(), files, ranks), ("chess", 8, 8));
+    assert_eq!(letters, layout.letters);
+    let body = &bytes[start..];
+    assert_eq!(body.len() % RECORD_BYTES, 0);
+    let text = std::fs::read_to_string(&txt).expect("written");
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(
+        body.len() / RECORD_BYTES,
+        lines.len(),
+        "same positions in both formats"
+    );
+    for (chunk, line) in body.chunks_exact(RECORD_BYTES).zip(&lines) {
+        let r = unpack(chunk.try_into().expect("record"), letters.len()).expect("unpacks");
+        let d = parse_line(line).expect("line");
+        let pos = Position::from_fen(chess, d.fen).expect("fen");
+        assert_eq!(r.men.len(), pos.occupied().count() as usize, "{line}");
+        for &(sq, colour, slot) in &r.men {
+            let man = pos.piece_at(sq);
+            assert!(man.is_some(), "{line}: nothing on {sq:?}");
+            assert_eq!(man.color(), colour, "{line}");
+            assert_eq!(
+                layout.type_of_slot(slot as usize),
+                Some(man.kind()),
+                "{line}"
+            );
+        }
+        assert_eq!(r.white_score as f64, d.score.expect("score"), "{line}");
+        assert_eq!(r.white_half_points as f64, d.result * 2.0, "{line}");
+        assert_eq!(r.stm, pos.side_to_move(), "{line}");
+    }
+    let again = dir.join("again.bin");
+    run(&again, &["--threads", "2"]);
+    assert_eq!(std::fs::read(&again).expect("written"), bytes);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `chimera train` on datagen's output writes a net the engine loads and searches with;
+/// a damaged data file, a net for another variant, and a file that is no net are refused
+/// with messages that name the file, and the engine keeps its evaluation.
+#[test]
+fn train_writes_a_net_the_engine_plays_with() {
+    let dir = scratch("train");
+    let data = dir.join("data.bin");
+    let net = dir.join("tiny.nnue");
+    let (data_s, net_s) = (data.to_str().expect("utf-8"), net.to_str().expect("utf-8"));
+    let o = chimera(&[
+        "datagen",
+        "--variant",
+        "chess",
+        "--games",
+        "4",
+        "--nodes",
+        "300",
+        "--out",
+        data_s,
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    // a small net on the data, written to `out`, with `extra` options
+    let train = |data: &str, out: &str, extra: &[&str]| {
+        let mut args = vec![
+            "train",
+            "--variant",
+            "chess",
+            "--data",
+            data,
+            "--out",
+            out,
+            "--hidden",
+            "16",
+            "--batch",
+            "64",
+            "--validation",
+            "0.3",
+        ];
+        args.extend_from_slice(extra);
+        chimera(&args)
+    };
+    let o = train(data_s, net_s, &["--epochs", "3"]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{err}");
+    assert!(
+        err.contains("epoch 3/3") && err.contains("net written"),
+        "{err}"
+    );
+    let bytes = std::fs::read(&net).expect("net written");
+    assert_eq!(&bytes[..8], b"CHIMNNUE");
+    // the same command gives the same net, on any number of threads
+    let net2 = dir.join("tiny2.nnue");
+    let o = train(
+        data_s,
+        net2.to_str().expect("utf-8"),
+        &["--epochs", "3", "--threads", "2"],
+    );
+    assert!(o.status.success());
+    assert_eq!(
+        std::fs::read(&net2).expect("written"),
+        bytes,
+        "reproducible"
+    );
+
+    // the engine plays with it, and refuses what does not fit
+    let text = uci(&format!(
+        "uci\nsetoption name EvalFile value {data_s}\nsetoption name UCI_Variant value espionage\n\
+         setoption name EvalFile value {net_s}\nsetoption name UCI_Variant value chess\n\
+         setoption name EvalFile value {net_s}\nposition startpos\ngo depth 3\n"
+    ));
+    assert!(text.contains("NNUE evaluation with"), "{text}");
+    assert!(text.contains("bestmove"), "{text}");
+    assert!(
+        text.contains("not a Chimera net") && text.contains("evaluation unchanged"),
+        "{text}"
+    );
+    assert!(
+        text.contains("the net is for 'chess', the variant is 'espionage'"),
+        "{text}"
+    );
+
+    // damaged data: a cut record is dropped with a warning; a bad record is named
+    let mut cut = std::fs::read(&data).expect("data");
+    cut.truncate(cut.len() - 5);
+    let cut_path = dir.join("cut.bin");
+    std::fs::write(&cut_path, &cut).expect("write");
+    let o = train(cut_path.to_str().expect("utf-8"), net_s, &["--epochs", "1"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("cut short"));
+    let mut bad = std::fs::read(&data).expect("data");
+    let (.., start) = chimera::tune::packed::read_header(&bad).expect("header");
+    bad[start + 32 + 26] = 7; // the second record's result byte
+    let bad_path = dir.join("bad.bin");
+    std::fs::write(&bad_path, &bad).expect("write");
+    fails_with(
+        &[
+            "train",
+            "--variant",
+            "chess",
+            "--data",
+            bad_path.to_str().expect("utf-8"),
+            "--out",
+            net_s,
+        ],
+        "record 2",
+    );
+    fails_with(
+        &[
+            "train",
+            "--variant",
+            "espionage",
+            "--data",
+            data_s,
+            "--out",
+            net_s,
+        ],
+        "the data is for chess",
+    );
+    fails_with(
+        &[
+            "train",
+            "--variant",
+            "chess",
+            "--data",
+            data_s,
+            "--out",
+            net_s,
+            "--hidden",
+            "24",
+        ],
+        "multiple of 16",
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Runs a UCI script that ends with a `go` through the binary, waits for its `bestmove`, then
+/// quits; returns what it printed.
+fn uci(script: &str) -> String {
+    use std::io::{BufRead, Write};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_chimera"))
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("runs");
+    let mut stdin = child.stdin.take().expect("stdin");
+    stdin.write_all(script.as_bytes()).expect("written");
+    stdin.flush().expect("flushed");
+    let mut text = String::new();
+    let mut lines = std::io::BufReader::new(child.stdout.take().expect("stdout")).lines();
+    for line in lines.by_ref() {
+        let line = line.expect("utf-8");
+        text.push_str(&line);
+        text.push('\n');
+        if line.starts_with("bestmove") {
+            break;
+        }
+    }
+    let _ = stdin.write_all(b"quit\n");
+    drop(stdin);
+    child.wait().expect("ends");
+    text
+}
+
+/// A variant names its net in variants.ini (`nnueFile`, relative to the file): the engine
+/// evaluates with it; a child variant does not inherit it; a net made for another variant is
+/// refused by name when asked for.
+#[test]
+fn a_variants_file_names_its_net() {
+    use chimera::eval::nnue::{file, Network};
+    let dir = scratch("nnuefile");
+    let net_for = |variant: &str| Network {
+        variant: variant.into(),
+        letters: "pnbrqk".into(),
+        files: 8,
+        ranks: 8,
+        hidden: 16,
+        scale: 400,
+        ft_weights: (0..768 * 16)
+            .map(|i| ((i * 7919) % 61) as i16 - 30)
+            .collect(),
+        ft_bias: vec![40; 16],
+        out_weights: (0..32).map(|i| (i % 9) as i16 - 4).collect(),
+        out_bias: 0,
+    };
+    std::fs::write(dir.join("mine.nnue"), file::serialize(&net_for("mychess"))).expect("write");
+    std::fs::write(dir.join("other.nnue"), file::serialize(&net_for("chess"))).expect("write");
+    let ini = dir.join("mine.ini");
+    std::fs::write(
+        &ini,
+        "[mychess:chess]\nnnueFile = mine.nnue\n[child:mychess]\n[wrong:chess]\nnnueFile = other.nnue\n",
+    )
+    .expect("write");
+    let ini_s = ini.to_str().expect("utf-8");
+    let text = uci(&format!(
+        "uci\nsetoption name VariantPath value {ini_s}\nsetoption name UCI_Variant value mychess\n\
+         setoption name EvalFile value <default>\nsetoption name UCI_Variant value child\n\
+         setoption name EvalFile value <default>\nsetoption name UCI_Variant value wrong\n\
+         setoption name EvalFile value <default>\nposition startpos\ngo depth 2\n"
+    ));
+    assert!(
+        text.contains("info string mychess: NNUE evaluation with") && text.contains("mine.nnue"),
+        "{text}"
+    );
+    assert!(
+        text.contains("info string child: rules-derived evaluation (no net)"),
+        "{text}"
+    );
+    assert!(
+        text.contains(
+            "other.nnue: made for another game: the net is for 'chess', the variant is 'wrong'"
+        ),
+        "{text}"
+    );
+    assert!(text.contains("bestmove"), "the engine goes on: {text}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// OpenBench's call, word for word: one argument holding the command, then `quit`; the
+/// client reads the `info string genfens` lines and splits each FEN into six fields.
+#[test]
+fn genfens_answers_openbench() {
+    let out = chimera(&["genfens 5 seed 31337 book None", "quit"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    let fens: Vec<&str> = text
+        .lines()
+        .filter_map(|l| l.strip_prefix("info string genfens "))
+        .collect();
+    assert_eq!(fens.len(), 5, "{text}");
+    let chess = builtin_variants().get("chess").expect("chess");
+    for fen in &fens {
+        assert_eq!(fen.split_whitespace().count(), 6, "{fen}");
+        Position::from_fen(chess, fen).expect("a legal chess position");
+    }
+    let again = chimera(&["genfens 5 seed 31337 book None", "quit"]);
+    assert_eq!(
+        again.stdout, out.stdout,
+        "the same seed gives the same openings"
+    );
+    fails_with(
+        &["genfens 5 seed 1 book /no/such/book.epd"],
+        "no/such/book.epd",
+    );
+    fails_with(
+        &["genfens 5 seed 1 book None variant nosuch"],
+        "unknown variant",
+    );
+    fails_with(
+        &["genfens five seed 1 book None"],
+        "N must be a whole number",
+    );
 }

@@ -9,7 +9,12 @@
 //! pawn structure, open files, threats) read what a man is from its move tables; their weights
 //! live in `weights.rs`, fitted by `chimera tune`. Nothing here knows a variant by name:
 //! everything comes from `Rules`.
+//!
+//! Where the variant has a net (`nnueFile`, or one loaded with `EvalFile`), the search
+//! evaluates with it instead ([`nnue`]); the tables here still value men for move ordering,
+//! pruning and the exchange evaluation.
 
+pub mod nnue;
 pub mod terms;
 pub mod weights;
 
@@ -64,6 +69,8 @@ pub struct EvalParams {
     /// Material value (middle game) per type, for move ordering and pruning.
     pub value: [i32; MAX_PIECE_TYPES],
     terms: Terms,
+    /// The net the search evaluates with, if any.
+    net: Option<nnue::LoadedNet>,
 }
 
 /// Adds each feature's weighted count to a tapered score.
@@ -144,8 +151,46 @@ fn value_from_mobility(m: f64) -> f64 {
 }
 
 impl EvalParams {
-    /// Builds the tables for a variant.
+    /// The evaluation of a variant: the tables, and the variant's own net (`nnueFile`) where
+    /// it has one that loads (one that does not is logged and left out: see
+    /// [`EvalParams::variant_net`]).
     pub fn new(rules: &'static Variant) -> EvalParams {
+        let mut params = EvalParams::classical(rules);
+        match EvalParams::variant_net(rules) {
+            Some(Ok(net)) => params.net = Some(net),
+            Some(Err(e)) => log::warn!("{}: {e}; evaluating without a net", rules.name),
+            None => {}
+        }
+        params
+    }
+
+    /// The net `nnueFile` names for `rules`, loaded, if the variant names one.
+    pub fn variant_net(rules: &Rules) -> Option<Result<nnue::LoadedNet, String>> {
+        let f = rules.nnue_file.as_ref()?;
+        Some(nnue::embedded::load_for(rules, &f.name, &f.path))
+    }
+
+    /// The net in use, if any.
+    pub fn net(&self) -> Option<&nnue::LoadedNet> {
+        self.net.as_ref()
+    }
+
+    /// Evaluates with `net` from now on (`None`: with the tables alone).
+    pub fn set_net(&mut self, net: Option<nnue::LoadedNet>) {
+        self.net = net;
+    }
+
+    /// The evaluation the search uses, computed from scratch (the net's where there is one),
+    /// from the side to move's point of view.
+    pub fn evaluate_static(&self, pos: &Position) -> i32 {
+        match &self.net {
+            Some(net) => net.evaluate_fresh(pos),
+            None => self.evaluate(pos),
+        }
+    }
+
+    /// The tables alone, without a net.
+    pub fn classical(rules: &'static Variant) -> EvalParams {
         let mut psqt = vec![[Score2::default(); 64]; 2 * MAX_PIECE_TYPES];
         let mut phase = [0; MAX_PIECE_TYPES];
         let mut value = [0; MAX_PIECE_TYPES];
@@ -251,6 +296,7 @@ impl EvalParams {
             max_phase: max_phase.max(1),
             value,
             terms: Terms::new(rules, &value, &avg_mobility),
+            net: None,
         }
     }
 
@@ -311,7 +357,8 @@ impl EvalParams {
         (s, phase.min(self.max_phase))
     }
 
-    /// Static evaluation from the side to move's point of view, in centipawns.
+    /// Static evaluation by the tables (never the net) from the side to move's point of view,
+    /// in centipawns.
     pub fn evaluate(&self, pos: &Position) -> i32 {
         let (base, phase) = self.material(pos);
         let mut scorer = Scorer(base);

@@ -6,7 +6,7 @@
 use super::{Event, Finished, Output};
 use crate::engine::{
     parse_move, Engine, MultiPlayerSearch, ReportedScore, Reporter, ScoreBound, SearchInfo,
-    SearchLimits, MAX_HASH_MB, MAX_MULTIPV, MAX_THREADS,
+    SearchLimits, EVAL_FILE_DEFAULT, MAX_HASH_MB, MAX_MULTIPV, MAX_THREADS,
 };
 use std::sync::mpsc::{Receiver, Sender};
 use std::sync::Arc;
@@ -109,6 +109,10 @@ fn options(engine: &Engine) -> Vec<UciOptionConfig> {
             name: "VariantPath".into(),
             default: Some("<empty>".into()),
         },
+        UciOptionConfig::String {
+            name: "EvalFile".into(),
+            default: Some(EVAL_FILE_DEFAULT.into()),
+        },
         check("UCI_AnalyseMode", false),
         check("UCI_ShowWDL", false),
     ]
@@ -210,6 +214,11 @@ impl Session {
                     }),
                 None => Err("UCI_Variant needs a value".into()),
             },
+            "evalfile" => self
+                .engine
+                .set_eval_file(value.unwrap_or(""))
+                .map_err(|e| format!("EvalFile {e}; evaluation unchanged"))
+                .map(|d| self.out.line(&format!("info string {d}"))),
             "variantpath" => match value {
                 Some("<empty>") | Some("") | None => Ok(()),
                 Some(path) => self

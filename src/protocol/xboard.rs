@@ -89,6 +89,10 @@ impl Session {
             self.engine.options.multipv
         ));
         self.out.line("feature option=\"VariantPath -file \"");
+        self.out.line(&format!(
+            "feature option=\"EvalFile -file {}\"",
+            self.engine.options.eval_file
+        ));
         self.out
             .line("feature option=\"MultiPlayerSearch -combo *paranoid /// maxn\"");
         self.out.line("feature done=1");
@@ -542,6 +546,16 @@ impl Session {
                 .and_then(|n| self.engine.set_multipv(n).map_err(|e| e.to_string())),
             "MultiPlayerSearch" => {
                 MultiPlayerSearch::parse(value.trim()).map(|m| self.engine.options.multi_player = m)
+            }
+            "EvalFile" => {
+                self.halt();
+                match self.engine.set_eval_file(value) {
+                    Ok(d) => {
+                        self.out.line(&format!("telluser {d}"));
+                        Ok(())
+                    }
+                    Err(e) => Err(format!("EvalFile {e}; evaluation unchanged")),
+                }
             }
             "VariantPath" => {
                 self.halt();

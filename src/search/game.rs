@@ -15,6 +15,8 @@
 //! (the worker is monomorphised for it), and [`VariantGame`] for every other variant, which
 //! asks the variant's mechanics through the position.
 
+use super::MAX_PLY;
+use crate::eval::nnue::AccumulatorStack;
 use crate::eval::EvalParams;
 use crate::geometry::Color;
 use crate::movegen::generic::is_capture;
@@ -125,7 +127,12 @@ pub trait Game: Clone + Send + Sync {
     fn no_move_outcome(&mut self, checked: bool) -> Outcomes;
 
     /// Static evaluation for each player.
-    fn evaluation(&self, eval: &EvalParams) -> Utility;
+    fn evaluation(&mut self, eval: &EvalParams) -> Utility;
+
+    /// Gets ready to evaluate with `eval` from the current position on (a search thread calls
+    /// it once before its first move): a game that evaluates with a net sets up its
+    /// accumulators here.
+    fn prepare_eval(&mut self, _eval: &EvalParams) {}
 
     /// Whether the piece of the promotion `m` is picked by the pawn's owner rather than by the
     /// decider (007's `promotionChooser = owner` on an enemy ply): the search then values the
@@ -208,10 +215,57 @@ fn repeated(pos: &Position) -> bool {
     pos.previous_keys().any(|k| k == key)
 }
 
+/// The net's accumulators along the searched line, where the evaluation has a net: pushed on
+/// every make, popped on every unmake.
+#[derive(Clone, Default)]
+struct NetLine(Option<Box<AccumulatorStack>>);
+
+impl NetLine {
+    /// Accumulators for `eval`'s net (none without one), based at the current position.
+    fn prepare(&mut self, eval: &EvalParams) {
+        match eval.net() {
+            Some(net) => match &mut self.0 {
+                Some(stack) if stack.hidden() == net.net.hidden => stack.reset(),
+                _ => {
+                    self.0 = Some(Box::new(AccumulatorStack::new(
+                        net.net.hidden,
+                        MAX_PLY + 16,
+                    )))
+                }
+            },
+            None => self.0 = None,
+        }
+    }
+
+    #[inline(always)]
+    fn push(&mut self, pos: &Position) {
+        if let Some(stack) = &mut self.0 {
+            stack.push(pos);
+        }
+    }
+
+    #[inline(always)]
+    fn pop(&mut self) {
+        if let Some(stack) = &mut self.0 {
+            stack.pop();
+        }
+    }
+
+    /// The side to move's evaluation: the net's where both a net and accumulators are there,
+    /// else the tables'.
+    #[inline(always)]
+    fn evaluate(&mut self, eval: &EvalParams, pos: &Position) -> i32 {
+        match (&mut self.0, eval.net()) {
+            (Some(stack), Some(net)) => stack.evaluate(net, pos),
+            _ => eval.evaluate(pos),
+        }
+    }
+}
+
 /// A variant played exactly like orthodox chess: the orthodox generator, no mechanics, checks,
 /// alternating turns, the default game ends.
 #[derive(Clone)]
-pub struct OrthodoxGame(Position);
+pub struct OrthodoxGame(Position, NetLine);
 
 impl OrthodoxGame {
     /// Whether positions of `variant` may be searched as an [`OrthodoxGame`].
@@ -225,7 +279,7 @@ impl OrthodoxGame {
     /// `pos` as an orthodox game (`fits` must hold for its variant).
     pub fn new(pos: Position) -> OrthodoxGame {
         debug_assert!(OrthodoxGame::fits(pos.rules()));
-        OrthodoxGame(pos)
+        OrthodoxGame(pos, NetLine::default())
     }
 }
 
@@ -248,18 +302,22 @@ impl Game for OrthodoxGame {
     #[inline(always)]
     fn make(&mut self, m: Move) {
         self.0.make(m);
+        self.1.push(&self.0);
     }
     #[inline(always)]
     fn unmake(&mut self) {
         self.0.unmake();
+        self.1.pop();
     }
     #[inline(always)]
     fn make_null(&mut self) {
         self.0.make_null();
+        self.1.push(&self.0);
     }
     #[inline(always)]
     fn unmake_null(&mut self) {
         self.0.unmake_null();
+        self.1.pop();
     }
     #[inline(always)]
     fn null_move_sound(&self) -> bool {
@@ -314,8 +372,11 @@ impl Game for OrthodoxGame {
         zero_sum_outcome(self.mover(), value)
     }
     #[inline(always)]
-    fn evaluation(&self, eval: &EvalParams) -> Utility {
-        zero_sum(self.mover(), eval.evaluate(&self.0))
+    fn evaluation(&mut self, eval: &EvalParams) -> Utility {
+        zero_sum(self.mover(), self.1.evaluate(eval, &self.0))
+    }
+    fn prepare_eval(&mut self, eval: &EvalParams) {
+        self.1.prepare(eval);
     }
     #[inline(always)]
     fn owner_picks(&self, _m: Move) -> bool {
@@ -351,6 +412,7 @@ pub struct VariantGame {
     /// Captures are the piece tables' alone, so the static exchange is exact (no hook of
     /// [`SEE_UNSOUND`]).
     exact_see: bool,
+    net: NetLine,
 }
 
 impl VariantGame {
@@ -374,6 +436,7 @@ impl VariantGame {
             null_move,
             turns,
             exact_see,
+            net: NetLine::default(),
         }
     }
 }
@@ -396,18 +459,22 @@ impl Game for VariantGame {
     #[inline(always)]
     fn make(&mut self, m: Move) {
         self.pos.make(m);
+        self.net.push(&self.pos);
     }
     #[inline(always)]
     fn unmake(&mut self) {
         self.pos.unmake();
+        self.net.pop();
     }
     #[inline(always)]
     fn make_null(&mut self) {
         self.pos.make_null();
+        self.net.push(&self.pos);
     }
     #[inline(always)]
     fn unmake_null(&mut self) {
         self.pos.unmake_null();
+        self.net.pop();
     }
     #[inline(always)]
     fn null_move_sound(&self) -> bool {
@@ -454,8 +521,11 @@ impl Game for VariantGame {
         zero_sum_outcome(self.mover(), no_move_value(&mut self.pos, checked).0)
     }
     #[inline(always)]
-    fn evaluation(&self, eval: &EvalParams) -> Utility {
-        zero_sum(self.mover(), eval.evaluate(&self.pos))
+    fn evaluation(&mut self, eval: &EvalParams) -> Utility {
+        zero_sum(self.mover(), self.net.evaluate(eval, &self.pos))
+    }
+    fn prepare_eval(&mut self, eval: &EvalParams) {
+        self.net.prepare(eval);
     }
     #[inline]
     fn owner_picks(&self, m: Move) -> bool {

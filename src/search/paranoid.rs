@@ -128,7 +128,7 @@ impl Game for ParanoidGame {
         // never asked: a player without a move passes (FP-10), and the pass is a move
         Self::outcomes(GameValue::Draw)
     }
-    fn evaluation(&self, _eval: &EvalParams) -> Utility {
+    fn evaluation(&mut self, _eval: &EvalParams) -> Utility {
         let s = utilities(&self.pos)[self.root.index()];
         let mut u = [0; MAX_PLAYERS];
         u[0] = s;

@@ -202,6 +202,8 @@ impl<'a, G: Game> Worker<'a, G> {
         eval: &'a EvalParams,
         hist: Box<Histories>,
     ) -> Worker<'a, G> {
+        let mut pos = pos;
+        pos.prepare_eval(eval);
         let root_moves = root
             .iter()
             .map(|&mv| RootMove {
@@ -432,7 +434,7 @@ impl<'a, G: Game> Worker<'a, G> {
 
     /// Static evaluation for the decider.
     #[inline(always)]
-    fn evaluate(&self) -> i32 {
+    fn evaluate(&mut self) -> i32 {
         self.pos.evaluation(self.eval)[self.pos.decider()]
     }
 

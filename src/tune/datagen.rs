@@ -1,7 +1,9 @@
 //! Training positions from self-play: the engine plays itself at a fixed node count per move
 //! from the start position plus a few random plies, and the quiet positions of each game are
 //! written with the game's result and the score of the search that chose the move there
-//! (`FEN | RESULT | SCORE`: RESULT 1.0, 0.5 or 0.0 for White, SCORE in centipawns for White).
+//! (packed records, [`super::packed`], for `chimera train`; or text lines
+//! `FEN | RESULT | SCORE` for `chimera tune`: RESULT 1.0, 0.5 or 0.0 for White, SCORE in
+//! centipawns for White).
 //!
 //! Games are adjudicated to save time: a win once one side's score has stayed at 1000 cp or
 //! more for [`WIN_PLIES`] plies in a row (four moves of each side, both searches agreeing), a
@@ -9,6 +11,7 @@
 //! the run's seed and its index and starts with a cleared table, so the output does not
 //! depend on the number of threads (games are written in order).
 
+use super::packed::{self, Layout, Record};
 use crate::eval::EvalParams;
 use crate::geometry::Color;
 use crate::movegen::generic::is_capture;
@@ -50,6 +53,17 @@ pub struct DatagenConfig {
     pub seed: u64,
     /// Random plies before the engine plays.
     pub random_plies: usize,
+    /// What is written.
+    pub format: DataFormat,
+}
+
+/// How datagen writes positions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DataFormat {
+    /// Packed 32-byte records after a header ([`super::packed`]), for `chimera train`.
+    Packed,
+    /// `FEN | RESULT | SCORE` lines, for `chimera tune`.
+    Text,
 }
 
 /// What a run produced.
@@ -63,13 +77,24 @@ pub struct DatagenStats {
     pub skipped: usize,
     /// Wall-clock seconds.
     pub seconds: f64,
+    /// Positions left out because a packed record cannot hold them.
+    pub unpackable: usize,
 }
 
-/// One finished game: its recorded positions, each with its search's score, and result (both
-/// from White's point of view), or `None` when no random opening that goes on could be found.
+/// One recorded position: as text or packed (its result byte filled in once the game ends),
+/// with the search's score from White's point of view.
+enum Row {
+    Text(String, i32),
+    Packed(Record),
+}
+
+/// One finished game: its recorded positions and result (from White's point of view), or
+/// `None` when no random opening that goes on could be found.
 struct GameRecord {
-    fens: Vec<(String, i32)>,
+    rows: Vec<Row>,
     result: Option<f64>,
+    /// Positions left out because a record cannot hold them (more than 32 men).
+    unpackable: usize,
 }
 
 /// A small seeded generator (splitmix64), for openings and the tuner's synthetic tests.
@@ -91,8 +116,14 @@ impl Rng {
 }
 
 fn random_opening(rules: &'static Variant, rng: &mut Rng, plies: usize) -> Option<Position> {
+    random_line(&Position::startpos(rules), rng, plies)
+}
+
+/// `start` followed by `plies` uniformly random legal plies, none of which ends the game (up
+/// to 1000 tries; `None` when every try ended it).
+pub(crate) fn random_line(start: &Position, rng: &mut Rng, plies: usize) -> Option<Position> {
     'attempt: for _ in 0..1000 {
-        let mut pos = Position::startpos(rules);
+        let mut pos = start.clone();
         for _ in 0..plies {
             let mut list = MoveList::new();
             legal_moves(&mut pos, &mut list);
@@ -129,7 +160,7 @@ fn points(outcome: Outcome) -> f64 {
 
 /// One search of `pos` at `nodes` nodes, silent and single-threaded: best move and score for
 /// White.
-fn search_move(
+pub(crate) fn search_move(
     pos: &Position,
     nodes: u64,
     tt: &TranspositionTable,
@@ -169,6 +200,7 @@ fn streak_after(streak: i32, white_score: i32) -> i32 {
 /// Plays game `index` of the run.
 fn play_game(
     rules: &'static Variant,
+    layout: Option<&Layout>,
     cfg: &DatagenConfig,
     index: usize,
     tt: &TranspositionTable,
@@ -178,13 +210,15 @@ fn play_game(
     let mut rng = Rng(cfg.seed ^ (index as u64).wrapping_mul(0xD1B5_4A32_D192_ED03));
     let Some(mut pos) = random_opening(rules, &mut rng, cfg.random_plies) else {
         return GameRecord {
-            fens: Vec::new(),
+            rows: Vec::new(),
             result: None,
+            unpackable: 0,
         };
     };
     tt.clear();
     histories.clear();
-    let mut fens = Vec::new();
+    let mut rows = Vec::new();
+    let mut unpackable = 0;
     let mut streak = 0;
     let mut plies = cfg.random_plies;
     let result = loop {
@@ -199,7 +233,13 @@ fn play_game(
             break 0.5;
         }
         if quiet(&pos, best, white) && white.abs() < MATE_BOUND {
-            fens.push((pos.fen(), white));
+            match layout {
+                None => rows.push(Row::Text(pos.fen(), white)),
+                Some(layout) => match packed::pack(layout, &pos, white, 0.5) {
+                    Ok(r) => rows.push(Row::Packed(r)),
+                    Err(_) => unpackable += 1,
+                },
+            }
         }
         streak = streak_after(streak, white);
         if streak.unsigned_abs() >= WIN_PLIES {
@@ -209,8 +249,9 @@ fn play_game(
         plies += 1;
     };
     GameRecord {
-        fens,
+        rows,
         result: Some(result),
+        unpackable,
     }
 }
 
@@ -225,11 +266,19 @@ fn flush_in_order(
         *next += 1;
         match record.result {
             Some(r) => {
-                for (fen, score) in &record.fens {
-                    writeln!(out, "{fen} | {r:.1} | {score}")?;
+                for row in &record.rows {
+                    match row {
+                        Row::Text(fen, score) => writeln!(out, "{fen} | {r:.1} | {score}")?,
+                        Row::Packed(packed) => {
+                            let mut packed = *packed;
+                            packed[packed::RESULT_BYTE] = (r * 2.0).round() as u8;
+                            out.write_all(&packed)?;
+                        }
+                    }
                 }
                 stats.games += 1;
-                stats.positions += record.fens.len();
+                stats.positions += record.rows.len();
+                stats.unpackable += record.unpackable;
             }
             None => stats.skipped += 1,
         }
@@ -246,6 +295,14 @@ pub fn generate(
     progress: bool,
 ) -> std::io::Result<DatagenStats> {
     crate::geometry::attacks::init();
+    let layout = match cfg.format {
+        DataFormat::Packed => Some(Layout::new(rules).map_err(std::io::Error::other)?),
+        DataFormat::Text => None,
+    };
+    if let Some(layout) = &layout {
+        out.write_all(&layout.header())?;
+    }
+    let layout = layout.as_ref();
     let start = Instant::now();
     let next_game = AtomicUsize::new(0);
     let (tx, rx) = mpsc::channel::<(usize, GameRecord)>();
@@ -262,7 +319,7 @@ pub fn generate(
                     let i = next_game.fetch_add(1, Ordering::Relaxed);
                     if i >= cfg.games
                         || tx
-                            .send((i, play_game(rules, cfg, i, &tt, &histories, &eval)))
+                            .send((i, play_game(rules, layout, cfg, i, &tt, &histories, &eval)))
                             .is_err()
                     {
                         break;

@@ -7,7 +7,10 @@
 //! docs/strength.md ("Tuning") gives the commands and the method.
 
 pub mod datagen;
+pub mod genfens;
+pub mod packed;
 pub mod texel;
+pub mod train;
 
 use crate::eval::weights::{feature_name, FEATURES, WEIGHTS};
 use crate::eval::{EvalParams, Score2};

@@ -164,6 +164,18 @@ pub struct Rules {
     /// Whether castling needs the king not in, through or into check (`checking`, or
     /// `kingCaptureCastlingChecks` where kings are captured).
     pub castling_checks: bool,
+    /// The net named by `nnueFile` (this section's own key, never inherited), if any.
+    pub nnue_file: Option<NetFile>,
+}
+
+/// A net named in variants.ini: the name as written (which may be a net built into the
+/// engine) and the path it means as a file (relative to the variants file's folder).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NetFile {
+    /// As written.
+    pub name: String,
+    /// As a path.
+    pub path: std::path::PathBuf,
 }
 
 /// A side's material as one number: 4 bits per piece type holding its count (capped at 15),

@@ -4,7 +4,7 @@
 //! an unknown key, a bad value or an inconsistent combination is an error with file and line.
 
 use super::ini::IniError;
-use super::{GameValue, PieceDef, Rules};
+use super::{GameValue, NetFile, PieceDef, Rules};
 use crate::geometry::{Bitboard, BoardShape, Color, Square};
 use crate::piece::{parse_betza, CompiledPiece, PieceType, MAX_PIECE_TYPES};
 use std::collections::{BTreeMap, BTreeSet};
@@ -67,6 +67,7 @@ const PLAIN_KEYS: &[&str] = &[
     "pieceValueEg",
     "kingCapture",
     "kingCaptureCastlingChecks",
+    "nnueFile",
 ];
 
 /// A key's value with where it was written.
@@ -462,6 +463,7 @@ pub fn compile(ctx: &Section, mechanic_keys: &[&str]) -> Result<Rules, IniError>
         orthodox: false,
         type_mask,
         castling_checks: true,
+        nnue_file: None,
     };
     pawn_rules(ctx, &mut rules)?;
     castling_rules(ctx, &mut rules)?;
@@ -471,7 +473,30 @@ pub fn compile(ctx: &Section, mechanic_keys: &[&str]) -> Result<Rules, IniError>
     rules.start_fen = start_fen(ctx, shape)?;
     rules.checkmate_value = ctx.value("checkmateValue", GameValue::Loss)?;
     rules.castling_checks = castling_checks(ctx, rules.checking, king_capture)?;
+    rules.nnue_file = net_file(ctx);
     Ok(rules)
+}
+
+/// `nnueFile`, read only where the section writes it: a net is made for one variant, so a
+/// child variant does not inherit its parent's. A relative path is taken from the folder of
+/// the file that names it; `-` means no net.
+fn net_file(ctx: &Section) -> Option<NetFile> {
+    if !ctx.sets("nnueFile") {
+        return None;
+    }
+    let setting = ctx.settings.get("nnueFile")?;
+    let name = setting.value.trim();
+    if name.is_empty() || name == "-" {
+        return None;
+    }
+    let path = match std::path::Path::new(&setting.file).parent() {
+        Some(dir) => dir.join(name),
+        None => std::path::PathBuf::from(name),
+    };
+    Some(NetFile {
+        name: name.to_string(),
+        path,
+    })
 }
 
 /// Every key of the section must be a data key, a piece or region key, or a mechanic's.
@@ -1142,6 +1167,7 @@ fn orthodox_data(r: &Rules, any_castling: bool) -> bool {
         n_move_rule: _,
         n_fold_rule: _,
         piece_value: _,
+        nnue_file: _,
         orthodox: _,
         type_mask: _,
         royal: _,

@@ -1,0 +1,49 @@
+//! Nets built into the binary, and loading a net by the name variants.ini or `EvalFile` gives.
+//!
+//! A name is first looked up among the built-in nets (`nets/` of the source tree, embedded at
+//! build time), then read as a file. Built-in nets are parsed once per process.
+
+use super::{file, LoadedNet, NetError, Network};
+use crate::variant::Rules;
+use once_cell::sync::Lazy;
+use std::collections::HashMap;
+use std::path::Path;
+use std::sync::{Arc, Mutex};
+
+/// The built-in nets: the name variants.ini uses for each, and its bytes.
+pub const BUILT_IN: &[(&str, &[u8])] = &[];
+
+/// Built-in nets parsed so far.
+static PARSED: Lazy<Mutex<HashMap<&'static str, Arc<Network>>>> =
+    Lazy::new(|| Mutex::new(HashMap::new()));
+
+/// The built-in net called `name`, if there is one.
+pub fn built_in(name: &str) -> Option<Result<Arc<Network>, NetError>> {
+    let &(key, bytes) = BUILT_IN.iter().find(|(n, _)| *n == name)?;
+    let mut parsed = PARSED.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(net) = parsed.get(key) {
+        return Some(Ok(net.clone()));
+    }
+    Some(file::parse(bytes).map(|net| {
+        let net = Arc::new(net);
+        parsed.insert(key, net.clone());
+        net
+    }))
+}
+
+/// The net in the file at `path`.
+pub fn read(path: &Path) -> Result<Network, NetError> {
+    let bytes = std::fs::read(path).map_err(|e| NetError::Io(e.to_string()))?;
+    file::parse(&bytes)
+}
+
+/// The net `name` (a built-in net, else the file at `path`) for `rules`; the error names the
+/// net and says what is wrong.
+pub fn load_for(rules: &Rules, name: &str, path: &Path) -> Result<LoadedNet, String> {
+    let (net, source) = match built_in(name) {
+        Some(net) => (net, format!("built-in net {name}")),
+        None => (read(path).map(Arc::new), path.display().to_string()),
+    };
+    net.and_then(|net| LoadedNet::new(net, rules, &source))
+        .map_err(|e| format!("{source}: {e}"))
+}

@@ -1,0 +1,223 @@
+//! The net file: a small header that says what the net is for, then the quantised weights.
+//!
+//! Layout (all integers little-endian):
+//!
+//! | bytes | content |
+//! | --- | --- |
+//! | 8 | magic `CHIMNNUE` |
+//! | 4 | format version (1) |
+//! | 1 + n | the variant's name (length, then ASCII) |
+//! | 1 + t | the man types' FEN letters in input order (length, then lower-case ASCII) |
+//! | 1, 1 | the board's files and ranks |
+//! | 2 | hidden size `H` (a multiple of 16, at most [`MAX_HIDDEN`]) |
+//! | 2, 2, 2 | the accumulator scale `QA`, the output scale `QB`, the centipawn scale |
+//! | 2 * I * H | feature weights, i16, input-major (`I = 2 * t * 64` inputs) |
+//! | 2 * H | feature biases, i16 |
+//! | 2 * 2H | output weights, i16 (the side to move's half first), each within ±127 |
+//! | 4 | output bias, i32 |
+//! | 8 | FNV-1a hash of every byte before it |
+//!
+//! A file is accepted whole or not at all: the length must be exactly what the header implies
+//! and the hash must match, so a truncated or damaged file is refused, never half-loaded.
+
+use super::{Network, QA, QB};
+use std::fmt;
+
+/// The magic that starts every net file.
+pub const MAGIC: &[u8; 8] = b"CHIMNNUE";
+/// The format version this engine reads and writes.
+pub const VERSION: u32 = 1;
+/// Largest hidden layer a net file may declare.
+pub const MAX_HIDDEN: usize = 2048;
+/// Largest output weight (the SIMD output multiplies an 8-bit activation by it in 16 bits).
+pub const MAX_OUTPUT_WEIGHT: i16 = 127;
+
+/// Why a net was refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum NetError {
+    /// The file could not be read.
+    Io(String),
+    /// The first bytes are not [`MAGIC`]: not a net file.
+    NotANet,
+    /// A version this engine does not read.
+    Version(u32),
+    /// The file ends before the part named.
+    Truncated(&'static str),
+    /// Bytes follow the end of the net.
+    TrailingBytes(usize),
+    /// The stored hash does not match the content.
+    Checksum,
+    /// A header value out of range (which, and why).
+    Header(String),
+    /// The net was made for another game (what differs).
+    Mismatch(String),
+}
+
+impl fmt::Display for NetError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            NetError::Io(e) => write!(f, "cannot read it: {e}"),
+            NetError::NotANet => write!(f, "not a Chimera net (no CHIMNNUE magic)"),
+            NetError::Version(v) => {
+                write!(f, "net format version {v}, this engine reads {VERSION}")
+            }
+            NetError::Truncated(part) => write!(f, "the file ends inside the {part}"),
+            NetError::TrailingBytes(n) => write!(f, "{n} bytes after the end of the net"),
+            NetError::Checksum => write!(f, "the content does not match its hash (damaged file)"),
+            NetError::Header(s) => write!(f, "bad header: {s}"),
+            NetError::Mismatch(s) => write!(f, "made for another game: {s}"),
+        }
+    }
+}
+
+impl std::error::Error for NetError {}
+
+/// FNV-1a over `bytes`.
+pub fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
+        (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3)
+    })
+}
+
+/// A cursor over the file's bytes that names what it was reading when they ran out.
+struct Reader<'a> {
+    bytes: &'a [u8],
+    at: usize,
+}
+
+impl<'a> Reader<'a> {
+    fn take(&mut self, n: usize, part: &'static str) -> Result<&'a [u8], NetError> {
+        let end = self.at.checked_add(n).ok_or(NetError::Truncated(part))?;
+        let s = self
+            .bytes
+            .get(self.at..end)
+            .ok_or(NetError::Truncated(part))?;
+        self.at = end;
+        Ok(s)
+    }
+    fn u8(&mut self, part: &'static str) -> Result<u8, NetError> {
+        Ok(self.take(1, part)?[0])
+    }
+    fn u16(&mut self, part: &'static str) -> Result<u16, NetError> {
+        let b = self.take(2, part)?;
+        Ok(u16::from_le_bytes([b[0], b[1]]))
+    }
+    fn u32(&mut self, part: &'static str) -> Result<u32, NetError> {
+        let b = self.take(4, part)?;
+        Ok(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+    }
+    fn text(&mut self, part: &'static str) -> Result<String, NetError> {
+        let n = self.u8(part)? as usize;
+        let b = self.take(n, part)?;
+        if !b.iter().all(|c| c.is_ascii_graphic()) {
+            return Err(NetError::Header(format!(
+                "the {part} is not printable ASCII"
+            )));
+        }
+        Ok(String::from_utf8_lossy(b).into_owned())
+    }
+    fn i16s(&mut self, n: usize, part: &'static str) -> Result<Vec<i16>, NetError> {
+        let b = self.take(n.checked_mul(2).ok_or(NetError::Truncated(part))?, part)?;
+        Ok(b.chunks_exact(2)
+            .map(|c| i16::from_le_bytes([c[0], c[1]]))
+            .collect())
+    }
+}
+
+/// Reads a net from its bytes.
+pub fn parse(bytes: &[u8]) -> Result<Network, NetError> {
+    if bytes.len() < MAGIC.len() || &bytes[..MAGIC.len()] != MAGIC {
+        return Err(NetError::NotANet);
+    }
+    let mut r = Reader {
+        bytes,
+        at: MAGIC.len(),
+    };
+    let version = r.u32("header")?;
+    if version != VERSION {
+        return Err(NetError::Version(version));
+    }
+    let variant = r.text("variant name")?;
+    let letters = r.text("man letters")?;
+    if letters.is_empty() || letters.chars().any(|c| !c.is_ascii_lowercase()) {
+        return Err(NetError::Header(format!(
+            "man letters '{letters}' (lower-case letters expected)"
+        )));
+    }
+    let (files, ranks) = (r.u8("header")?, r.u8("header")?);
+    if !(1..=8).contains(&files) || !(1..=8).contains(&ranks) {
+        return Err(NetError::Header(format!("board {files}x{ranks}")));
+    }
+    let hidden = r.u16("header")? as usize;
+    if hidden == 0 || !hidden.is_multiple_of(16) || hidden > MAX_HIDDEN {
+        return Err(NetError::Header(format!(
+            "hidden size {hidden} (a multiple of 16 up to {MAX_HIDDEN})"
+        )));
+    }
+    let (qa, qb, scale) = (r.u16("header")?, r.u16("header")?, r.u16("header")?);
+    if qa as i32 != QA || qb as i32 != QB || scale == 0 {
+        return Err(NetError::Header(format!(
+            "scales {qa}/{qb}/{scale} (this engine computes with {QA}/{QB} and a non-zero scale)"
+        )));
+    }
+    let inputs = 2 * letters.len() * 64;
+    let ft_weights = r.i16s(inputs * hidden, "feature weights")?;
+    let ft_bias = r.i16s(hidden, "feature biases")?;
+    let out_weights = r.i16s(2 * hidden, "output weights")?;
+    if let Some(w) = out_weights
+        .iter()
+        .find(|w| w.unsigned_abs() > MAX_OUTPUT_WEIGHT as u16)
+    {
+        return Err(NetError::Header(format!(
+            "output weight {w} beyond ±{MAX_OUTPUT_WEIGHT}"
+        )));
+    }
+    let out_bias = r.u32("output bias")? as i32;
+    let body_end = r.at;
+    let stored = r.take(8, "hash")?;
+    if r.at != bytes.len() {
+        return Err(NetError::TrailingBytes(bytes.len() - r.at));
+    }
+    let mut hash = [0u8; 8];
+    hash.copy_from_slice(stored);
+    if u64::from_le_bytes(hash) != fnv1a(&bytes[..body_end]) {
+        return Err(NetError::Checksum);
+    }
+    Ok(Network {
+        variant,
+        letters,
+        files,
+        ranks,
+        hidden,
+        scale: scale as i32,
+        ft_weights,
+        ft_bias,
+        out_weights,
+        out_bias,
+    })
+}
+
+/// Writes a net as the bytes of a net file.
+pub fn serialize(net: &Network) -> Vec<u8> {
+    let mut out = Vec::with_capacity(64 + 2 * net.ft_weights.len());
+    out.extend_from_slice(MAGIC);
+    out.extend_from_slice(&VERSION.to_le_bytes());
+    for text in [&net.variant, &net.letters] {
+        out.push(text.len() as u8);
+        out.extend_from_slice(text.as_bytes());
+    }
+    out.push(net.files);
+    out.push(net.ranks);
+    for v in [net.hidden as u16, QA as u16, QB as u16, net.scale as u16] {
+        out.extend_from_slice(&v.to_le_bytes());
+    }
+    for part in [&net.ft_weights, &net.ft_bias, &net.out_weights] {
+        for w in part.iter() {
+            out.extend_from_slice(&w.to_le_bytes());
+        }
+    }
+    out.extend_from_slice(&net.out_bias.to_le_bytes());
+    let hash = fnv1a(&out);
+    out.extend_from_slice(&hash.to_le_bytes());
+    out
+}

@@ -1,0 +1,217 @@
+//! An efficiently updated neural evaluation (NNUE), one implementation for every two-colour
+//! variant.
+//!
+//! The net is a perspective network `(2 * T * 64 -> H) x 2 -> 1`: an input for each
+//! (colour relative to the perspective, man type, square), the square mirrored top to bottom
+//! for Black's perspective so both sides see their own men rising; one accumulator of `H`
+//! values per perspective; a squared clipped ReLU; one output from the side to move's
+//! accumulator followed by the other's. Weights are quantised: the accumulator in i16 at
+//! scale [`QA`], the output weights in i16 within ±127 at scale [`QB`].
+//!
+//! The accumulators follow the game through the same edit lists `make` records
+//! ([`AccumulatorStack`]): every man a move removes or places, whatever mechanic made the move
+//! (relocations, compound moves, drops, a 007 ply of the other colour), so no variant needs a
+//! case of its own. The net knows the men on the board only: held men and a mechanic's state
+//! are not inputs.
+
+mod accumulator;
+pub mod embedded;
+pub mod file;
+pub mod simd;
+
+pub use accumulator::AccumulatorStack;
+pub use file::NetError;
+
+use crate::geometry::{Color, Square};
+use crate::piece::{Piece, MAX_PIECE_TYPES};
+use crate::position::Position;
+use crate::variant::Rules;
+
+/// Accumulator scale: a feature weight of 1.0 is stored as 255, and the activation clips there.
+pub const QA: i32 = 255;
+/// Output weight scale.
+pub const QB: i32 = 64;
+/// A slot number meaning "no input for this type".
+const NO_SLOT: u8 = u8::MAX;
+
+/// A quantised net and what it was made for.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Network {
+    /// The variant it was trained for.
+    pub variant: String,
+    /// The man types' letters in input order.
+    pub letters: String,
+    /// Board files.
+    pub files: u8,
+    /// Board ranks.
+    pub ranks: u8,
+    /// Accumulator size per perspective.
+    pub hidden: usize,
+    /// Centipawns per unit of output.
+    pub scale: i32,
+    /// Feature weights, `inputs * hidden`, input-major.
+    pub ft_weights: Vec<i16>,
+    /// Feature biases, `hidden`.
+    pub ft_bias: Vec<i16>,
+    /// Output weights, `2 * hidden`: the side to move's half first.
+    pub out_weights: Vec<i16>,
+    /// Output bias, at scale `QA * QB`.
+    pub out_bias: i32,
+}
+
+impl std::fmt::Debug for Network {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "Network({}, {}, {}x{}, {}x{} -> {} x 2 -> 1)",
+            self.variant,
+            self.letters,
+            self.files,
+            self.ranks,
+            2,
+            self.letters.len() * 64,
+            self.hidden
+        )
+    }
+}
+
+impl Network {
+    /// Number of inputs per perspective.
+    pub fn inputs(&self) -> usize {
+        2 * self.letters.len() * 64
+    }
+
+    /// The weight row of one input.
+    #[inline(always)]
+    fn row(&self, feature: usize) -> &[i16] {
+        &self.ft_weights[feature * self.hidden..(feature + 1) * self.hidden]
+    }
+
+    /// The output in centipawns for the side to move, from the two accumulators.
+    #[inline]
+    fn output(&self, us: &[i16], them: &[i16], dot: fn(&[i16], &[i16]) -> i64) -> i32 {
+        let (w_us, w_them) = self.out_weights.split_at(self.hidden);
+        let sum = dot(us, w_us) + dot(them, w_them);
+        let raw = sum / QA as i64 + self.out_bias as i64;
+        (raw * self.scale as i64 / (QA * QB) as i64) as i32
+    }
+
+    /// Whether this net fits `rules`: the same board and the same man types (matched by letter),
+    /// made for that variant. The error says what differs.
+    pub fn check_fits(&self, rules: &Rules) -> Result<(), NetError> {
+        if self.variant != rules.name {
+            return Err(NetError::Mismatch(format!(
+                "the net is for '{}', the variant is '{}'",
+                self.variant, rules.name
+            )));
+        }
+        if (self.files, self.ranks) != (rules.shape.files, rules.shape.ranks) {
+            return Err(NetError::Mismatch(format!(
+                "the net's board is {}x{}, the variant's {}x{}",
+                self.files, self.ranks, rules.shape.files, rules.shape.ranks
+            )));
+        }
+        let mut theirs: Vec<char> = rules.piece_types().map(|t| rules.letter(t)).collect();
+        let mut ours: Vec<char> = self.letters.chars().collect();
+        theirs.sort_unstable();
+        ours.sort_unstable();
+        if theirs != ours {
+            return Err(NetError::Mismatch(format!(
+                "the net's men are '{}', the variant's '{}'",
+                self.letters,
+                theirs.iter().collect::<String>()
+            )));
+        }
+        Ok(())
+    }
+}
+
+/// Where each man goes among a net's inputs in one variant: the input slot of each type and
+/// the board's ranks for the mirror.
+#[derive(Clone, Copy, Debug)]
+pub struct InputMap {
+    slot: [u8; MAX_PIECE_TYPES],
+    types: usize,
+    ranks: i8,
+}
+
+impl InputMap {
+    /// The map of `net`'s inputs for `rules` (which [`Network::check_fits`] accepted).
+    pub fn new(net: &Network, rules: &Rules) -> InputMap {
+        let mut slot = [NO_SLOT; MAX_PIECE_TYPES];
+        for t in rules.piece_types() {
+            if let Some(i) = net.letters.find(rules.letter(t)) {
+                slot[t.index()] = i as u8;
+            }
+        }
+        InputMap {
+            slot,
+            types: net.letters.len(),
+            ranks: rules.shape.ranks as i8,
+        }
+    }
+
+    /// The input of `piece` on `sq` seen from `perspective`.
+    #[inline(always)]
+    pub fn feature(&self, perspective: Color, piece: Piece, sq: Square) -> usize {
+        let theirs = (piece.color() != perspective) as usize;
+        let sq = match perspective {
+            Color::White => sq.index(),
+            Color::Black => (self.ranks - 1 - sq.rank()) as usize * 8 + sq.file() as usize,
+        };
+        (theirs * self.types + self.slot[piece.kind().index()] as usize) * 64 + sq
+    }
+}
+
+/// A net ready to evaluate one variant's positions.
+#[derive(Clone, Debug)]
+pub struct LoadedNet {
+    /// The net.
+    pub net: std::sync::Arc<Network>,
+    /// Its inputs in this variant.
+    pub map: InputMap,
+    /// Where it came from (a file path, or the name of an embedded net), for messages.
+    pub source: String,
+}
+
+impl LoadedNet {
+    /// `net` for `rules`, if it fits.
+    pub fn new(
+        net: std::sync::Arc<Network>,
+        rules: &Rules,
+        source: &str,
+    ) -> Result<LoadedNet, NetError> {
+        net.check_fits(rules)?;
+        let map = InputMap::new(&net, rules);
+        Ok(LoadedNet {
+            net,
+            map,
+            source: source.to_string(),
+        })
+    }
+
+    /// The accumulator of `perspective` computed from scratch.
+    pub fn refresh(&self, pos: &Position, perspective: Color, out: &mut [i16]) {
+        out.copy_from_slice(&self.net.ft_bias);
+        for sq in pos.occupied() {
+            let f = self.map.feature(perspective, pos.piece_at(sq), sq);
+            for (o, w) in out.iter_mut().zip(self.net.row(f)) {
+                *o = o.wrapping_add(*w);
+            }
+        }
+    }
+
+    /// The evaluation of `pos` from scratch (centipawns, side to move's view), with the
+    /// scalar kernels: the reference the incremental and SIMD paths must equal.
+    pub fn evaluate_fresh(&self, pos: &Position) -> i32 {
+        let h = self.net.hidden;
+        let (mut us, mut them) = (vec![0i16; h], vec![0i16; h]);
+        let stm = pos.side_to_move();
+        self.refresh(pos, stm, &mut us);
+        self.refresh(pos, stm.flip(), &mut them);
+        self.net.output(&us, &them, simd::screlu_dot_scalar)
+    }
+}
+
+#[cfg(test)]
+mod tests;

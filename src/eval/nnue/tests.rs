@@ -1,0 +1,194 @@
+//! Tests of inference: the file format's refusals, the SIMD and scalar kernels' agreement,
+//! and the incremental accumulators against a computation from scratch in every variant.
+
+use super::*;
+use crate::moves::MoveList;
+use crate::rules::builtin_variants;
+use std::sync::Arc;
+
+/// A small generator for weights and walks.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    fn range(&mut self, lo: i32, hi: i32) -> i32 {
+        lo + (self.next() % (hi - lo + 1) as u64) as i32
+    }
+}
+
+/// A net of random weights for `rules` with `hidden` values per perspective.
+pub(crate) fn random_net(rules: &Rules, hidden: usize, seed: u64) -> Network {
+    let mut rng = Rng(seed | 1);
+    let letters: String = rules.piece_types().map(|t| rules.letter(t)).collect();
+    let inputs = 2 * letters.len() * 64;
+    Network {
+        variant: rules.name.clone(),
+        letters,
+        files: rules.shape.files,
+        ranks: rules.shape.ranks,
+        hidden,
+        scale: 400,
+        ft_weights: (0..inputs * hidden)
+            .map(|_| rng.range(-40, 40) as i16)
+            .collect(),
+        ft_bias: (0..hidden).map(|_| rng.range(-20, 120) as i16).collect(),
+        out_weights: (0..2 * hidden)
+            .map(|_| rng.range(-127, 127) as i16)
+            .collect(),
+        out_bias: rng.range(-5000, 5000),
+    }
+}
+
+#[test]
+fn a_net_survives_its_file() {
+    let chess = builtin_variants().get("chess").expect("chess");
+    let net = random_net(chess, 32, 7);
+    let bytes = file::serialize(&net);
+    assert_eq!(file::parse(&bytes).expect("parses"), net);
+}
+
+#[test]
+fn damaged_and_foreign_files_are_refused() {
+    let set = builtin_variants();
+    let chess = set.get("chess").expect("chess");
+    let net = random_net(chess, 32, 7);
+    let bytes = file::serialize(&net);
+    assert_eq!(file::parse(b"not a net at all"), Err(NetError::NotANet));
+    assert_eq!(file::parse(&[]), Err(NetError::NotANet));
+    for cut in [9, 20, 40, bytes.len() / 2, bytes.len() - 1] {
+        assert!(
+            matches!(file::parse(&bytes[..cut]), Err(NetError::Truncated(_))),
+            "cut at {cut}: {:?}",
+            file::parse(&bytes[..cut])
+        );
+    }
+    let mut longer = bytes.clone();
+    longer.push(0);
+    assert_eq!(file::parse(&longer), Err(NetError::TrailingBytes(1)));
+    let mut flipped = bytes.clone();
+    let mid = bytes.len() / 2;
+    flipped[mid] ^= 0x40;
+    assert_eq!(file::parse(&flipped), Err(NetError::Checksum));
+    let mut version = bytes.clone();
+    version[8] = 9;
+    assert_eq!(file::parse(&version), Err(NetError::Version(9)));
+    let mut odd = net.clone();
+    odd.hidden = 24;
+    assert!(matches!(
+        file::parse(&file::serialize(&odd)),
+        Err(NetError::Header(_))
+    ));
+    let mut loud = net.clone();
+    loud.out_weights[3] = 300;
+    let e = file::parse(&file::serialize(&loud)).expect_err("weight too large");
+    assert!(e.to_string().contains("300"), "{e}");
+    // another variant's net: refused by name, board or men
+    let espionage = set.get("espionage").expect("espionage");
+    let e = net
+        .check_fits(espionage)
+        .expect_err("chess net in espionage");
+    assert!(e.to_string().contains("'chess'"), "{e}");
+    let mut renamed = random_net(espionage, 32, 3);
+    renamed.variant = "chess".into();
+    let e = renamed.check_fits(chess).expect_err("7x7 board");
+    assert!(e.to_string().contains("7x7"), "{e}");
+    let mut fewer = net.clone();
+    fewer.letters = "pnbrk".into();
+    let e = fewer.check_fits(chess).expect_err("no queen");
+    assert!(e.to_string().contains("pnbrk"), "{e}");
+}
+
+#[test]
+fn simd_and_scalar_kernels_agree() {
+    let mut rng = Rng(99);
+    for hidden in [16, 64, 256, 1024, 2048] {
+        let acc: Vec<i16> = (0..hidden).map(|_| rng.range(-600, 600) as i16).collect();
+        let w: Vec<i16> = (0..hidden).map(|_| rng.range(-127, 127) as i16).collect();
+        assert_eq!(
+            simd::screlu_dot(&acc, &w),
+            simd::screlu_dot_scalar(&acc, &w),
+            "hidden {hidden}"
+        );
+        // the largest sums the kernel can meet: every activation clipped, every weight extreme
+        let full = vec![i16::MAX; hidden];
+        for extreme in [127i16, -127] {
+            let w = vec![extreme; hidden];
+            assert_eq!(
+                simd::screlu_dot(&full, &w),
+                simd::screlu_dot_scalar(&full, &w)
+            );
+            assert_eq!(
+                simd::screlu_dot_scalar(&full, &w),
+                255 * 255 * extreme as i64 * hidden as i64
+            );
+        }
+        let rows: Vec<Vec<i16>> = (0..6)
+            .map(|_| (0..hidden).map(|_| rng.next() as i16).collect())
+            .collect();
+        let (mut a, mut b) = (vec![0; hidden], vec![0; hidden]);
+        let adds = [&rows[1][..], &rows[2][..], &rows[3][..]];
+        let subs = [&rows[4][..], &rows[5][..]];
+        simd::update(&mut a, &rows[0], &adds, &subs);
+        simd::update_scalar(&mut b, &rows[0], &adds, &subs);
+        assert_eq!(a, b, "hidden {hidden}");
+    }
+    eprintln!("AVX2 on this machine: {}", *simd::HAS_AVX2);
+}
+
+/// Walks random games in every two-colour variant with a random net, checking at every ply
+/// that the incremental evaluation (lazy, with the null move and unmake in between) equals
+/// the evaluation from scratch: every mechanic's moves reach the accumulators through the
+/// edit lists.
+#[test]
+fn incremental_accumulators_equal_a_fresh_computation_in_every_variant() {
+    let set = builtin_variants();
+    let mut rng = Rng(12345);
+    for name in set.names() {
+        let rules = set.get(name).expect("listed");
+        let net = LoadedNet::new(Arc::new(random_net(rules, 32, 11)), rules, "test")
+            .expect("fits its own variant");
+        for game in 0..3 {
+            let mut pos = Position::startpos(rules);
+            let mut stack = AccumulatorStack::new(32, 4);
+            stack.reset();
+            for ply in 0..60 {
+                let lazy = rng.next().is_multiple_of(3);
+                if !lazy {
+                    assert_eq!(
+                        stack.evaluate(&net, &pos),
+                        net.evaluate_fresh(&pos),
+                        "{name} game {game} ply {ply}: {}",
+                        pos.fen()
+                    );
+                }
+                let mut list = MoveList::new();
+                crate::movegen::legal_moves(&mut pos, &mut list);
+                if list.is_empty() || crate::rules::outcome::verdict(&mut pos).is_some() {
+                    break;
+                }
+                // a move tried and taken back, as the search does
+                let tried = list[(rng.next() % list.len() as u64) as usize];
+                pos.make(tried);
+                stack.push(&pos);
+                assert_eq!(stack.evaluate(&net, &pos), net.evaluate_fresh(&pos));
+                pos.unmake();
+                stack.pop();
+                if rng.next().is_multiple_of(5) {
+                    pos.make_null();
+                    stack.push(&pos);
+                    assert_eq!(stack.evaluate(&net, &pos), net.evaluate_fresh(&pos));
+                    pos.unmake_null();
+                    stack.pop();
+                }
+                let m = list[(rng.next() % list.len() as u64) as usize];
+                pos.make(m);
+                stack.push(&pos);
+            }
+        }
+    }
+}

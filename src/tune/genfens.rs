@@ -1,0 +1,227 @@
+//! OpenBench's opening generation: the client runs
+//! `./ENGINE "genfens N seed S book <None|FILE> [extra]" "quit"` and reads every line
+//! `info string genfens <FEN>`, N of them, as the openings of a test or a data-generation run.
+//!
+//! Each opening is a start (the variant's start position, or a random line of the book: an
+//! EPD or FEN file, one position a line) followed by random legal plies, kept when the game
+//! goes on and a short search finds it no more than [`MAX_IMBALANCE`] centipawns from level.
+//! The same N, seed, book and extra give the same openings. `extra` may hold `variant NAME`
+//! (default chess), `plies P` (random plies, default 8) and `nodes K` (the search, default
+//! 1000; 0 keeps every opening that goes on). OpenBench splits a FEN into its fields and takes
+//! the last two as the clocks, so the line carries the six fields GUIs know
+//! ([`crate::variant::Rules::gui_start_fen`]).
+
+use super::datagen::{random_line, search_move, Rng};
+use crate::eval::EvalParams;
+use crate::position::{Position, Variant};
+use crate::search::HistoryPool;
+use crate::tt::TranspositionTable;
+
+/// Openings whose short search scores beyond this (centipawns) are dropped.
+pub const MAX_IMBALANCE: i32 = 300;
+/// Attempts per opening before giving up (a variant whose games keep ending at once).
+const ATTEMPTS: usize = 10_000;
+
+/// A parsed genfens request.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Request {
+    /// Openings to print.
+    pub count: usize,
+    /// Seed.
+    pub seed: u64,
+    /// Book file (`None`: the start position).
+    pub book: Option<String>,
+    /// Variant.
+    pub variant: String,
+    /// Random plies.
+    pub plies: usize,
+    /// Nodes of the balance check (0: none).
+    pub nodes: u64,
+}
+
+/// Parses `genfens N seed S book <None|FILE> [extra]`.
+pub fn parse(line: &str) -> Result<Request, String> {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let usage = "usage: genfens N seed S book <None|FILE> [variant V] [plies P] [nodes K]";
+    let (count, seed, book, extra) = match words[..] {
+        ["genfens", n, "seed", s, "book", b, ref extra @ ..] => (n, s, b, extra),
+        _ => return Err(usage.into()),
+    };
+    let count = count
+        .parse()
+        .map_err(|_| format!("genfens: N must be a whole number, not '{count}'"))?;
+    // OpenBench's seeds are whole numbers; a negative one is taken as its two's complement
+    let seed = seed
+        .parse::<u64>()
+        .or_else(|_| seed.parse::<i64>().map(|s| s as u64))
+        .map_err(|_| format!("genfens: the seed must be a whole number, not '{seed}'"))?;
+    let mut r = Request {
+        count,
+        seed,
+        book: (!book.eq_ignore_ascii_case("none")).then(|| book.to_string()),
+        variant: "chess".into(),
+        plies: 8,
+        nodes: 1000,
+    };
+    let mut it = extra.iter();
+    while let Some(&key) = it.next() {
+        let value = it
+            .next()
+            .ok_or_else(|| format!("genfens: '{key}' needs a value; {usage}"))?;
+        let number = |max: u64| {
+            value
+                .parse::<u64>()
+                .ok()
+                .filter(|v| *v <= max)
+                .ok_or_else(|| format!("genfens: {key} must be 0..{max}, not '{value}'"))
+        };
+        match key {
+            "variant" => r.variant = value.to_string(),
+            "plies" => r.plies = number(200)? as usize,
+            "nodes" => r.nodes = number(100_000_000)?,
+            _ => return Err(format!("genfens: unknown option '{key}'; {usage}")),
+        }
+    }
+    Ok(r)
+}
+
+/// The book's positions, one a line (an EPD line's operations after the four board fields are
+/// dropped); every line must load.
+fn read_book(path: &str, rules: &'static Variant) -> Result<Vec<Position>, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("genfens: {path}: {e}"))?;
+    let mut book = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let fields: Vec<&str> = line
+            .split(';')
+            .next()
+            .unwrap_or("")
+            .split_whitespace()
+            .collect();
+        // an EPD line has four board fields and then operations (hmvc 0; fmvn 1;)
+        let fen = match fields.len() {
+            n if n >= 6 && fields[4].parse::<u32>().is_ok() => fields.join(" "),
+            n if n >= 4 => fields[..4].join(" "),
+            _ => return Err(format!("genfens: {path}:{}: not a FEN or EPD line", i + 1)),
+        };
+        let pos = Position::from_fen(rules, &fen)
+            .map_err(|e| format!("genfens: {path}:{}: {e}", i + 1))?;
+        book.push(pos);
+    }
+    if book.is_empty() {
+        return Err(format!("genfens: {path}: no positions"));
+    }
+    Ok(book)
+}
+
+/// The six-field FEN of `pos` (the rule modules' seventh field dropped when it is empty).
+fn six_fields(pos: &Position) -> String {
+    let fen = pos.fen();
+    match fen.rsplit_once(' ') {
+        Some((six, "-")) if fen.split_whitespace().count() == 7 => six.to_string(),
+        _ => fen,
+    }
+}
+
+/// Generates the openings of `req` for `rules`, handing each FEN to `emit`.
+pub fn generate(
+    req: &Request,
+    rules: &'static Variant,
+    mut emit: impl FnMut(&str),
+) -> Result<(), String> {
+    let book = match &req.book {
+        Some(path) => read_book(path, rules)?,
+        None => vec![Position::startpos(rules)],
+    };
+    let mut rng = Rng(req.seed ^ 0x6E6F_7065_6E73);
+    let tt = TranspositionTable::new(2);
+    let histories = HistoryPool::new();
+    let eval = EvalParams::new(rules);
+    for made in 0..req.count {
+        let mut found = None;
+        for _ in 0..ATTEMPTS {
+            let start = &book[rng.below(book.len())];
+            let Some(pos) = random_line(start, &mut rng, req.plies) else {
+                continue;
+            };
+            if req.nodes == 0 || balanced(&pos, req.nodes, &tt, &histories, &eval) {
+                found = Some(pos);
+                break;
+            }
+        }
+        let pos = found.ok_or_else(|| {
+            format!(
+                "genfens: no opening found after {ATTEMPTS} tries ({made} of {} made)",
+                req.count
+            )
+        })?;
+        emit(&six_fields(&pos));
+    }
+    Ok(())
+}
+
+/// Whether a short search of `pos` finds it level enough to play from.
+fn balanced(
+    pos: &Position,
+    nodes: u64,
+    tt: &TranspositionTable,
+    histories: &HistoryPool,
+    eval: &EvalParams,
+) -> bool {
+    tt.clear();
+    let (best, white_score) = search_move(pos, nodes, tt, histories, eval);
+    !best.is_none() && white_score.abs() <= MAX_IMBALANCE
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::builtin_variants;
+
+    #[test]
+    fn requests_parse_as_openbench_sends_them() {
+        let r = parse("genfens 12 seed 4242 book None").expect("parses");
+        assert_eq!((r.count, r.seed, r.book.clone()), (12, 4242, None));
+        assert_eq!((r.variant.as_str(), r.plies, r.nodes), ("chess", 8, 1000));
+        let r = parse("genfens 3 seed -1 book Books/x.epd variant espionage plies 6 nodes 0")
+            .expect("parses");
+        assert_eq!(r.seed, u64::MAX);
+        assert_eq!(r.book.as_deref(), Some("Books/x.epd"));
+        assert_eq!((r.variant.as_str(), r.plies, r.nodes), ("espionage", 6, 0));
+        for bad in [
+            "genfens",
+            "genfens x seed 1 book None",
+            "genfens 1 seed y book None",
+            "genfens 1 seed 1 book None plies",
+            "genfens 1 seed 1 book None plies 999",
+            "genfens 1 seed 1 book None colour white",
+        ] {
+            assert!(parse(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn openings_are_legal_reproducible_and_distinct() {
+        crate::geometry::attacks::init();
+        let chess = builtin_variants().get("chess").expect("chess");
+        let req = parse("genfens 6 seed 7 book None nodes 300").expect("parses");
+        let mut a = Vec::new();
+        generate(&req, chess, |f| a.push(f.to_string())).expect("generates");
+        let mut b = Vec::new();
+        generate(&req, chess, |f| b.push(f.to_string())).expect("generates");
+        assert_eq!(a, b);
+        assert_eq!(a.len(), 6);
+        for fen in &a {
+            assert_eq!(fen.split_whitespace().count(), 6, "{fen}");
+            let pos = Position::from_fen(chess, fen).expect("loads");
+            assert_eq!(pos.fullmove_number(), 5, "{fen}: eight plies played");
+        }
+        let mut unique = a.clone();
+        unique.sort();
+        unique.dedup();
+        assert!(unique.len() >= 5, "{a:?}");
+    }
+}

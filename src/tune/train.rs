@@ -1,0 +1,691 @@
+//! `chimera train`: fits a net (`eval::nnue`) to packed self-play data on the CPU.
+//!
+//! The float net has the shape of the quantised one: `(2 * T * 64 -> H) x 2 -> 1` with a
+//! squared clipped ReLU (clipped at 1.0). Its output times [`OUTPUT_SCALE`] is centipawns for
+//! the side to move; the prediction is `sigmoid(cp / K)`, fitted by mean squared error to
+//! `lambda * sigmoid(score / K) + (1 - lambda) * result` (score and result from the side to
+//! move's point of view; `K` fitted to the data's results unless given). Adam, a learning rate
+//! falling geometrically over the epochs, a held-out share of the data (blocks of consecutive
+//! records, so one game's positions rarely straddle the split) that picks the epoch whose
+//! net is kept. Each batch is cut into [`CHUNKS`] fixed pieces whose gradients are summed in
+//! order, so a run is the same bit for bit on any number of threads (on one kind of
+//! processor).
+
+use super::packed::{self, Layout, Record, RECORD_BYTES};
+use crate::eval::nnue::file::MAX_OUTPUT_WEIGHT;
+use crate::eval::nnue::{Network, QA, QB};
+use crate::geometry::Color;
+use crate::position::{Position, Variant};
+use rayon::prelude::*;
+use std::time::Instant;
+
+/// Centipawns per unit of the net's output.
+pub const OUTPUT_SCALE: i32 = 400;
+/// Pieces each batch is cut into (fixed, for reproducibility).
+pub const CHUNKS: usize = 8;
+/// Records per validation block (fewer in a small file, so it still splits).
+const BLOCK: usize = 1024;
+/// Largest float output weight: quantised at [`QB`] it stays within the SIMD kernel's ±127.
+const MAX_OUT: f32 = MAX_OUTPUT_WEIGHT as f32 / QB as f32;
+/// Largest float feature weight (quantised at [`QA`], 32 men sum safely in 16 bits).
+const MAX_FT: f32 = 3.9;
+
+/// What `chimera train` was asked for.
+#[derive(Clone, Debug)]
+pub struct TrainConfig {
+    /// Hidden values per perspective (a multiple of 16).
+    pub hidden: usize,
+    /// Passes over the training data.
+    pub epochs: usize,
+    /// Positions per batch.
+    pub batch: usize,
+    /// Learning rate of the first epoch.
+    pub rate: f32,
+    /// The last epoch's rate as a share of the first's.
+    pub final_rate: f32,
+    /// Weight of the search score in the target (the rest is the game's result).
+    pub lambda: f32,
+    /// The sigmoid's scale in centipawns (`None`: fitted to the results).
+    pub scale: Option<f32>,
+    /// Share of the data held out.
+    pub validation: f64,
+    /// Seed of the initial weights and the shuffles.
+    pub seed: u64,
+    /// Threads.
+    pub threads: usize,
+}
+
+impl Default for TrainConfig {
+    fn default() -> TrainConfig {
+        TrainConfig {
+            hidden: 256,
+            epochs: 20,
+            batch: 16384,
+            rate: 0.001,
+            final_rate: 0.05,
+            lambda: 0.5,
+            scale: None,
+            validation: 0.05,
+            seed: 1,
+            threads: 1,
+        }
+    }
+}
+
+/// Training positions of one variant, packed.
+pub struct Data {
+    /// How the records number the men.
+    pub layout: Layout,
+    /// The records.
+    pub records: Vec<Record>,
+}
+
+/// Reads a packed data file for `rules` (its header must name the same variant, board and
+/// men); a record cut short at the end is dropped with a warning, a bad record is an error
+/// that names it.
+pub fn load_packed(path: &str, rules: &'static Variant) -> Result<Data, String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("{path}: {e}"))?;
+    let (variant, letters, files, ranks, start) =
+        packed::read_header(&bytes).map_err(|e| format!("{path}: {e}"))?;
+    let layout = Layout::new(rules).map_err(|e| format!("{path}: {e}"))?;
+    if variant != layout.variant
+        || letters != layout.letters
+        || (files, ranks) != (layout.files, layout.ranks)
+    {
+        return Err(format!(
+            "{path}: the data is for {variant} (men '{letters}', {files}x{ranks}), not for {} \
+             (men '{}', {}x{})",
+            layout.variant, layout.letters, layout.files, layout.ranks
+        ));
+    }
+    let body = &bytes[start..];
+    let whole = body.len() / RECORD_BYTES;
+    if body.len() % RECORD_BYTES != 0 {
+        eprintln!(
+            "train: {path}: the last record is cut short ({} of {RECORD_BYTES} bytes); dropped",
+            body.len() % RECORD_BYTES
+        );
+    }
+    let types = layout.letters.len();
+    let mut records = Vec::with_capacity(whole);
+    for (i, chunk) in body.chunks_exact(RECORD_BYTES).enumerate() {
+        let r: Record = chunk.try_into().expect("whole record");
+        let u = packed::unpack(&r, types).map_err(|e| format!("{path}: record {}: {e}", i + 1))?;
+        if u.men.iter().any(|&(sq, _, _)| !rules.board.has(sq)) {
+            return Err(format!("{path}: record {}: a man off the board", i + 1));
+        }
+        records.push(r);
+    }
+    Ok(Data { layout, records })
+}
+
+/// Reads `FEN | RESULT | SCORE` lines (datagen's text format) and packs them; a last line cut
+/// short is dropped, any other bad line is an error that names it.
+pub fn load_text(path: &str, rules: &'static Variant) -> Result<Data, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
+    let layout = Layout::new(rules).map_err(|e| format!("{path}: {e}"))?;
+    let mut records = Vec::new();
+    let complete = text.ends_with('\n');
+    let lines: Vec<&str> = text.lines().collect();
+    for (i, line) in lines.iter().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        let parsed = super::parse_line(line).and_then(|d| {
+            let score = d.score.ok_or("no score")?;
+            let pos = Position::from_fen(rules, d.fen).map_err(|e| e.to_string())?;
+            packed::pack(&layout, &pos, score as i32, d.result)
+        });
+        match parsed {
+            Ok(r) => records.push(r),
+            Err(_) if i + 1 == lines.len() && !complete => {
+                eprintln!("train: {path}: the last line is cut short; dropped");
+            }
+            Err(e) => return Err(format!("{path}:{}: {e}", i + 1)),
+        }
+    }
+    Ok(Data { layout, records })
+}
+
+/// Reads a data file of either format (packed files start with their magic).
+pub fn load(path: &str, rules: &'static Variant) -> Result<Data, String> {
+    let mut head = [0u8; 8];
+    let is_packed = std::fs::File::open(path)
+        .and_then(|mut f| std::io::Read::read_exact(&mut f, &mut head))
+        .map(|_| &head == packed::MAGIC)
+        .unwrap_or(false);
+    if is_packed {
+        load_packed(path, rules)
+    } else {
+        load_text(path, rules)
+    }
+}
+
+/// One position as the trainer sees it: the inputs of each perspective (the side to move's
+/// first) and the target's parts from the side to move's point of view.
+struct Sample {
+    us: [u16; packed::MAX_MEN],
+    them: [u16; packed::MAX_MEN],
+    men: usize,
+    score: f32,
+    result: f32,
+}
+
+/// The inputs of a record, numbered as `eval::nnue::InputMap` numbers them.
+fn sample(r: &Record, types: usize, ranks: i8) -> Sample {
+    let u = packed::unpack(r, types).expect("records are checked at load");
+    let mut s = Sample {
+        us: [0; packed::MAX_MEN],
+        them: [0; packed::MAX_MEN],
+        men: u.men.len(),
+        score: u.white_score as f32,
+        result: u.white_half_points as f32 / 2.0,
+    };
+    let feature = |perspective: Color, colour: Color, slot: u8, sq: crate::geometry::Square| {
+        let theirs = (colour != perspective) as usize;
+        let sq = match perspective {
+            Color::White => sq.index(),
+            Color::Black => (ranks - 1 - sq.rank()) as usize * 8 + sq.file() as usize,
+        };
+        ((theirs * types + slot as usize) * 64 + sq) as u16
+    };
+    for (i, &(sq, colour, slot)) in u.men.iter().enumerate() {
+        s.us[i] = feature(u.stm, colour, slot, sq);
+        s.them[i] = feature(u.stm.flip(), colour, slot, sq);
+    }
+    if u.stm == Color::Black {
+        s.score = -s.score;
+        s.result = 1.0 - s.result;
+    }
+    s
+}
+
+/// The float net.
+#[derive(Clone)]
+struct Params {
+    hidden: usize,
+    ft_w: Vec<f32>,
+    ft_b: Vec<f32>,
+    out_w: Vec<f32>,
+    out_b: f32,
+}
+
+impl Params {
+    fn zeros(inputs: usize, hidden: usize) -> Params {
+        Params {
+            hidden,
+            ft_w: vec![0.0; inputs * hidden],
+            ft_b: vec![0.0; hidden],
+            out_w: vec![0.0; 2 * hidden],
+            out_b: 0.0,
+        }
+    }
+
+    fn random(inputs: usize, hidden: usize, seed: u64) -> Params {
+        let mut rng = super::datagen::Rng(seed);
+        let mut uniform =
+            |limit: f32| (rng.next() >> 11) as f32 / (1u64 << 53) as f32 * 2.0 * limit - limit;
+        let mut p = Params::zeros(inputs, hidden);
+        let ft = 1.0 / (32f32).sqrt();
+        for w in &mut p.ft_w {
+            *w = uniform(ft) * 0.5;
+        }
+        for b in &mut p.ft_b {
+            *b = uniform(0.1) + 0.1;
+        }
+        let out = 1.0 / (2.0 * hidden as f32).sqrt();
+        for w in &mut p.out_w {
+            *w = uniform(out);
+        }
+        p
+    }
+
+    fn len(&self) -> usize {
+        self.ft_w.len() + self.ft_b.len() + self.out_w.len() + 1
+    }
+
+    fn clear(&mut self) {
+        self.ft_w.fill(0.0);
+        self.ft_b.fill(0.0);
+        self.out_w.fill(0.0);
+        self.out_b = 0.0;
+    }
+
+    /// Adds `other` to these (gradient sums).
+    fn add(&mut self, other: &Params) {
+        for (a, b) in self.ft_w.iter_mut().zip(&other.ft_w) {
+            *a += b;
+        }
+        for (a, b) in self.ft_b.iter_mut().zip(&other.ft_b) {
+            *a += b;
+        }
+        for (a, b) in self.out_w.iter_mut().zip(&other.out_w) {
+            *a += b;
+        }
+        self.out_b += other.out_b;
+    }
+
+    /// Every value, mutably, in one order (for the optimiser).
+    fn values_mut(&mut self) -> impl Iterator<Item = &mut f32> {
+        self.ft_w
+            .iter_mut()
+            .chain(self.ft_b.iter_mut())
+            .chain(self.out_w.iter_mut())
+            .chain(std::iter::once(&mut self.out_b))
+    }
+
+    fn values(&self) -> impl Iterator<Item = &f32> {
+        self.ft_w
+            .iter()
+            .chain(self.ft_b.iter())
+            .chain(self.out_w.iter())
+            .chain(std::iter::once(&self.out_b))
+    }
+}
+
+/// Per-chunk scratch: accumulators, activations and the gradient sum.
+struct Scratch {
+    acc: [Vec<f32>; 2],
+    grad: Params,
+    loss: f64,
+}
+
+/// The output (in net units) for a sample, leaving the accumulators in `acc`.
+fn forward(p: &Params, s: &Sample, acc: &mut [Vec<f32>; 2]) -> f32 {
+    let h = p.hidden;
+    let mut out = p.out_b;
+    for (side, feats) in [&s.us, &s.them].into_iter().enumerate() {
+        let a = &mut acc[side];
+        a.copy_from_slice(&p.ft_b);
+        for &f in &feats[..s.men] {
+            let row = &p.ft_w[f as usize * h..(f as usize + 1) * h];
+            for (x, w) in a.iter_mut().zip(row) {
+                *x += w;
+            }
+        }
+        let ow = &p.out_w[side * h..(side + 1) * h];
+        out += a
+            .iter()
+            .zip(ow)
+            .map(|(&x, &w)| {
+                let c = x.clamp(0.0, 1.0);
+                c * c * w
+            })
+            .sum::<f32>();
+    }
+    out
+}
+
+fn sigmoid(x: f32) -> f32 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+/// The target of a sample.
+fn target(s: &Sample, lambda: f32, k: f32) -> f32 {
+    lambda * sigmoid(s.score / k) + (1.0 - lambda) * s.result
+}
+
+/// Adds one sample's gradient to `scratch` and returns its squared error.
+fn backward(p: &Params, s: &Sample, lambda: f32, k: f32, scratch: &mut Scratch) -> f32 {
+    let h = p.hidden;
+    let out = forward(p, s, &mut scratch.acc);
+    let pred = sigmoid(out * OUTPUT_SCALE as f32 / k);
+    let err = pred - target(s, lambda, k);
+    let g = 2.0 * err * pred * (1.0 - pred) * OUTPUT_SCALE as f32 / k;
+    let grad = &mut scratch.grad;
+    grad.out_b += g;
+    for (side, feats) in [&s.us, &s.them].into_iter().enumerate() {
+        let a = &mut scratch.acc[side];
+        let ow = &p.out_w[side * h..(side + 1) * h];
+        let gow = &mut grad.out_w[side * h..(side + 1) * h];
+        // a becomes d(loss)/d(accumulator)
+        for ((x, &w), gw) in a.iter_mut().zip(ow).zip(gow.iter_mut()) {
+            let c = x.clamp(0.0, 1.0);
+            *gw += g * c * c;
+            *x = if *x > 0.0 && *x < 1.0 {
+                g * w * 2.0 * c
+            } else {
+                0.0
+            };
+        }
+        for (gb, d) in grad.ft_b.iter_mut().zip(a.iter()) {
+            *gb += d;
+        }
+        for &f in &feats[..s.men] {
+            let row = &mut grad.ft_w[f as usize * h..(f as usize + 1) * h];
+            for (gw, d) in row.iter_mut().zip(a.iter()) {
+                *gw += d;
+            }
+        }
+    }
+    err * err
+}
+
+/// Adam's moments.
+struct Adam {
+    m: Vec<f32>,
+    v: Vec<f32>,
+    t: i32,
+}
+
+impl Adam {
+    fn step(&mut self, p: &mut Params, grad: &Params, rate: f32, scale: f32) {
+        const B1: f32 = 0.9;
+        const B2: f32 = 0.999;
+        const EPS: f32 = 1e-8;
+        self.t += 1;
+        let c1 = 1.0 - B1.powi(self.t);
+        let c2 = 1.0 - B2.powi(self.t);
+        let ft_len = p.ft_w.len();
+        let out_start = ft_len + p.ft_b.len();
+        for (i, (w, g)) in p.values_mut().zip(grad.values()).enumerate() {
+            let g = g * scale;
+            let m = &mut self.m[i];
+            let v = &mut self.v[i];
+            *m = B1 * *m + (1.0 - B1) * g;
+            *v = B2 * *v + (1.0 - B2) * g * g;
+            *w -= rate * (*m / c1) / ((*v / c2).sqrt() + EPS);
+            let limit = if i < ft_len {
+                MAX_FT
+            } else if i >= out_start && i < out_start + 2 * grad.hidden {
+                MAX_OUT
+            } else {
+                f32::MAX
+            };
+            *w = w.clamp(-limit, limit);
+        }
+    }
+}
+
+/// The sigmoid scale (centipawns) whose `sigmoid(score / K)` best predicts the results.
+pub fn fit_scale(samples: &[Record], types: usize, ranks: i8) -> f32 {
+    let pairs: Vec<(f32, f32)> = samples
+        .iter()
+        .step_by((samples.len() / 200_000).max(1))
+        .map(|r| {
+            let s = sample(r, types, ranks);
+            (s.score, s.result)
+        })
+        .collect();
+    let error = |k: f32| -> f64 {
+        pairs
+            .iter()
+            .map(|&(s, r)| ((sigmoid(s / k) - r) as f64).powi(2))
+            .sum()
+    };
+    // golden-section search on a log scale
+    let (mut lo, mut hi) = (20f32.ln(), 2000f32.ln());
+    let phi = 0.618_034f32;
+    for _ in 0..60 {
+        let a = hi - phi * (hi - lo);
+        let b = lo + phi * (hi - lo);
+        if error(a.exp()) < error(b.exp()) {
+            hi = b;
+        } else {
+            lo = a;
+        }
+    }
+    ((lo + hi) / 2.0).exp()
+}
+
+/// The quantised net of `p`.
+fn quantise(p: &Params, layout: &Layout) -> Network {
+    let q = |x: f32, s: f32| (x * s).round().clamp(i16::MIN as f32, i16::MAX as f32) as i16;
+    Network {
+        variant: layout.variant.clone(),
+        letters: layout.letters.clone(),
+        files: layout.files,
+        ranks: layout.ranks,
+        hidden: p.hidden,
+        scale: OUTPUT_SCALE,
+        ft_weights: p.ft_w.iter().map(|&w| q(w, QA as f32)).collect(),
+        ft_bias: p.ft_b.iter().map(|&w| q(w, QA as f32)).collect(),
+        out_weights: p
+            .out_w
+            .iter()
+            .map(|&w| q(w, QB as f32).clamp(-MAX_OUTPUT_WEIGHT, MAX_OUTPUT_WEIGHT))
+            .collect(),
+        out_bias: (p.out_b * (QA * QB) as f32).round() as i32,
+    }
+}
+
+/// Whether record block `b` is held out.
+fn held_out(b: usize, share: f64, seed: u64) -> bool {
+    let mut rng = super::datagen::Rng(seed ^ (b as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+    (rng.next() % 1_000_000) as f64 / 1_000_000.0 < share
+}
+
+/// What one epoch did.
+#[derive(Clone, Copy, Debug)]
+pub struct EpochReport {
+    /// The epoch (from 1).
+    pub epoch: usize,
+    /// Mean squared error on the training positions.
+    pub train: f64,
+    /// Mean squared error on the held-out positions.
+    pub validation: f64,
+    /// The learning rate used.
+    pub rate: f32,
+    /// Seconds it took.
+    pub seconds: f64,
+    /// Whether it is the best so far (its net was kept).
+    pub best: bool,
+}
+
+/// Trains a net on `data`; `on_epoch` hears each epoch's report with the best net so far.
+pub fn train(
+    data: &Data,
+    cfg: &TrainConfig,
+    mut on_epoch: impl FnMut(&EpochReport, &Network, f32),
+) -> Result<Network, String> {
+    if cfg.hidden == 0 || !cfg.hidden.is_multiple_of(16) {
+        return Err(format!(
+            "--hidden must be a multiple of 16, not {}",
+            cfg.hidden
+        ));
+    }
+    let types = data.layout.letters.len();
+    let ranks = data.layout.ranks as i8;
+    let inputs = 2 * types * 64;
+    let (mut train_idx, mut valid_idx) = (Vec::new(), Vec::new());
+    let block = (data.records.len() / 100).clamp(1, BLOCK);
+    for i in 0..data.records.len() {
+        if held_out(i / block, cfg.validation, cfg.seed) {
+            valid_idx.push(i);
+        } else {
+            train_idx.push(i);
+        }
+    }
+    if train_idx.is_empty() || valid_idx.is_empty() {
+        return Err(format!(
+            "{} positions leave no training or no validation set (validation share {})",
+            data.records.len(),
+            cfg.validation
+        ));
+    }
+    let k = cfg
+        .scale
+        .unwrap_or_else(|| fit_scale(&data.records, types, ranks));
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(cfg.threads.max(1))
+        .build()
+        .map_err(|e| e.to_string())?;
+    let mut p = Params::random(inputs, cfg.hidden, cfg.seed);
+    let mut adam = Adam {
+        m: vec![0.0; p.len()],
+        v: vec![0.0; p.len()],
+        t: 0,
+    };
+    let mut scratch: Vec<Scratch> = (0..CHUNKS)
+        .map(|_| Scratch {
+            acc: [vec![0.0; cfg.hidden], vec![0.0; cfg.hidden]],
+            grad: Params::zeros(inputs, cfg.hidden),
+            loss: 0.0,
+        })
+        .collect();
+    let mut total = Params::zeros(inputs, cfg.hidden);
+    let mut rng = super::datagen::Rng(cfg.seed ^ 0x5EED);
+    let mut best: Option<(f64, Network)> = None;
+    for epoch in 0..cfg.epochs {
+        let start = Instant::now();
+        let rate = cfg.rate
+            * cfg
+                .final_rate
+                .powf(epoch as f32 / (cfg.epochs.max(2) - 1) as f32);
+        // Fisher-Yates with the run's generator
+        for i in (1..train_idx.len()).rev() {
+            train_idx.swap(i, rng.below(i + 1));
+        }
+        let mut train_loss = 0.0;
+        for batch in train_idx.chunks(cfg.batch.max(CHUNKS)) {
+            let per = batch.len().div_ceil(CHUNKS);
+            pool.install(|| {
+                scratch.par_iter_mut().enumerate().for_each(|(c, sc)| {
+                    sc.grad.clear();
+                    sc.loss = 0.0;
+                    let part = batch.get(c * per..((c + 1) * per).min(batch.len()));
+                    for &i in part.unwrap_or(&[]) {
+                        let s = sample(&data.records[i], types, ranks);
+                        sc.loss += backward(&p, &s, cfg.lambda, k, sc) as f64;
+                    }
+                });
+            });
+            total.clear();
+            for sc in &scratch {
+                total.add(&sc.grad);
+                train_loss += sc.loss;
+            }
+            adam.step(&mut p, &total, rate, 1.0 / batch.len() as f32);
+        }
+        let validation = pool.install(|| {
+            valid_idx
+                .par_chunks(4096)
+                .map(|part| {
+                    let mut acc = [vec![0.0; cfg.hidden], vec![0.0; cfg.hidden]];
+                    part.iter()
+                        .map(|&i| {
+                            let s = sample(&data.records[i], types, ranks);
+                            let out = forward(&p, &s, &mut acc);
+                            let pred = sigmoid(out * OUTPUT_SCALE as f32 / k);
+                            ((pred - target(&s, cfg.lambda, k)) as f64).powi(2)
+                        })
+                        .sum::<f64>()
+                })
+                .collect::<Vec<f64>>()
+                .iter()
+                .sum::<f64>()
+                / valid_idx.len() as f64
+        });
+        let improved = best.as_ref().is_none_or(|(b, _)| validation < *b);
+        if improved {
+            best = Some((validation, quantise(&p, &data.layout)));
+        }
+        let report = EpochReport {
+            epoch: epoch + 1,
+            train: train_loss / train_idx.len() as f64,
+            validation,
+            rate,
+            seconds: start.elapsed().as_secs_f64(),
+            best: improved,
+        };
+        on_epoch(&report, &best.as_ref().expect("set above").1, k);
+    }
+    best.map(|(_, net)| net)
+        .ok_or_else(|| "no epoch was run (--epochs 0)".to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::nnue::LoadedNet;
+    use crate::rules::builtin_variants;
+    use std::sync::Arc;
+
+    /// The float forward pass and the quantised engine agree (on weights that lie on the
+    /// quantisation grid, to within the engine's integer division), so what the trainer fits
+    /// is what the engine plays: the input numbering, the perspectives and the scales match.
+    #[test]
+    fn quantised_net_evaluates_as_the_float_net() {
+        let chess = builtin_variants().get("chess").expect("chess");
+        let layout = Layout::new(chess).expect("layout");
+        let mut p = Params::random(2 * 6 * 64, 32, 3);
+        p.out_b = 0.05;
+        let snap = |x: &mut f32, s: f32| *x = (*x * s).round() / s;
+        p.ft_w.iter_mut().for_each(|w| snap(w, QA as f32));
+        p.ft_b.iter_mut().for_each(|w| snap(w, QA as f32));
+        p.out_w.iter_mut().for_each(|w| snap(w, QB as f32));
+        snap(&mut p.out_b, (QA * QB) as f32);
+        let net = quantise(&p, &layout);
+        let loaded = LoadedNet::new(Arc::new(net), chess, "test").expect("fits");
+        for fen in [
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R b KQkq - 4 4",
+            "8/5k2/8/3P4/8/8/5K2/8 w - - 0 1",
+        ] {
+            let pos = Position::from_fen(chess, fen).expect("fen");
+            let r = packed::pack(&layout, &pos, 0, 0.5).expect("packs");
+            let s = sample(&r, 6, 8);
+            let mut acc = [vec![0.0; 32], vec![0.0; 32]];
+            let float_cp = forward(&p, &s, &mut acc) * OUTPUT_SCALE as f32;
+            let engine_cp = loaded.evaluate_fresh(&pos);
+            assert!(
+                (float_cp - engine_cp as f32).abs() <= 1.01,
+                "{fen}: float {float_cp}, engine {engine_cp}"
+            );
+        }
+    }
+
+    /// The analytic gradient matches a finite difference of the loss.
+    #[test]
+    fn gradients_match_finite_differences() {
+        let chess = builtin_variants().get("chess").expect("chess");
+        let layout = Layout::new(chess).expect("layout");
+        let pos = Position::from_fen(
+            chess,
+            "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R b KQkq - 4 4",
+        )
+        .expect("fen");
+        let r = packed::pack(&layout, &pos, 35, 1.0).expect("packs");
+        let s = sample(&r, 6, 8);
+        let p = Params::random(768, 16, 9);
+        let mut sc = Scratch {
+            acc: [vec![0.0; 16], vec![0.0; 16]],
+            grad: Params::zeros(768, 16),
+            loss: 0.0,
+        };
+        let (lambda, k) = (0.5, 200.0);
+        backward(&p, &s, lambda, k, &mut sc);
+        let loss = |q: &Params| {
+            let mut acc = [vec![0.0; 16], vec![0.0; 16]];
+            let pred = sigmoid(forward(q, &s, &mut acc) * OUTPUT_SCALE as f32 / k);
+            ((pred - target(&s, lambda, k)) as f64).powi(2)
+        };
+        let f = s.us[3] as usize;
+        let mut nonzero = 0;
+        let cases = (0..16)
+            .map(|h| ("feature weight", f * 16 + h))
+            .chain((0..32).map(|o| ("output weight", usize::MAX - o)));
+        for (name, index) in cases {
+            let mut plus = p.clone();
+            let mut minus = p.clone();
+            let eps = 1e-2;
+            let analytic = if index > usize::MAX - 32 {
+                let o = usize::MAX - index;
+                plus.out_w[o] += eps;
+                minus.out_w[o] -= eps;
+                sc.grad.out_w[o] as f64
+            } else {
+                plus.ft_w[index] += eps;
+                minus.ft_w[index] -= eps;
+                sc.grad.ft_w[index] as f64
+            };
+            let numeric = (loss(&plus) - loss(&minus)) / (2.0 * eps as f64);
+            assert!(
+                (analytic - numeric).abs() <= 2e-2 * numeric.abs().max(1e-6),
+                "{name} {index}: analytic {analytic}, numeric {numeric}"
+            );
+            nonzero += (analytic != 0.0) as usize;
+        }
+        assert!(nonzero >= 20, "only {nonzero} non-zero gradients checked");
+    }
+}
