@@ -50,13 +50,15 @@ subcommands:
                        error is kept; --write rewrites the table of a weights.rs
   train  --variant V --data FILE[,FILE...] --out NET [--hidden H] [--epochs E]
           [--batch B] [--rate R] [--final-rate F] [--lambda L] [--scale K]
-          [--validation V] [--seed S] [--threads T] [--variants INI]
+          [--validation V] [--seed S] [--threads T] [--mirror true] [--variants INI]
                        fit a net (inputs -> H x 2 -> 1, default H 256) to datagen's data
                        (packed or text): target L * sigmoid(score/K) + (1 - L) * result
                        (L default 0.5, K fitted to the results unless given), Adam at
                        rate R (default 0.001) falling to R * F (F default 0.05) over E
                        epochs (default 20); the share V (default 0.05) is held out and the
-                       net of the best validation epoch is written (after every such epoch)
+                       net of the best validation epoch is written (after every such epoch);
+                       --mirror true also shows each position reflected left to right
+                       (half the time; for rules symmetric that way, such as chess)
   \"genfens N seed S book <None|FILE> [variant V] [plies P] [nodes K]\"
                        OpenBench's opening generation (one argument, as its client passes
                        it): N lines 'info string genfens FEN', each the start (or a random
@@ -690,7 +692,8 @@ fn cmd_tune(args: &[String]) -> Result<(), String> {
 
 fn cmd_train(args: &[String]) -> Result<(), String> {
     use crate::tune::train::{load, train, Data, TrainConfig};
-    const ALLOWED: [&str; 14] = [
+    const ALLOWED: [&str; 15] = [
+        "--mirror",
         "--variant",
         "--data",
         "--out",
@@ -729,6 +732,7 @@ fn cmd_train(args: &[String]) -> Result<(), String> {
         validation: number(&map, "--validation", d.validation, 0.001..=0.5)?,
         seed: number(&map, "--seed", d.seed, 0..=u64::MAX)?,
         threads: number(&map, "--threads", d.threads, 1..=1024)?,
+        mirror: number(&map, "--mirror", d.mirror, false..=true)?,
     };
     let rules = tune_variant(&map)?;
     let mut data: Option<Data> = None;

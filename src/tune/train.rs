@@ -53,6 +53,10 @@ pub struct TrainConfig {
     pub seed: u64,
     /// Threads.
     pub threads: usize,
+    /// Whether each position is also seen reflected left to right (half the time, chosen per
+    /// epoch): sound where the rules are symmetric that way and the net does not see what
+    /// breaks the symmetry (chess: castling rights are not inputs).
+    pub mirror: bool,
 }
 
 impl Default for TrainConfig {
@@ -68,6 +72,7 @@ impl Default for TrainConfig {
             validation: 0.05,
             seed: 1,
             threads: 1,
+            mirror: false,
         }
     }
 }
@@ -171,8 +176,9 @@ struct Sample {
     result: f32,
 }
 
-/// The inputs of a record, numbered as `eval::nnue::InputMap` numbers them.
-fn sample(r: &Record, types: usize, ranks: i8) -> Sample {
+/// The inputs of a record, numbered as `eval::nnue::InputMap` numbers them; with
+/// `mirror_files`, the board reflected left to right on a board of that many files.
+fn sample(r: &Record, types: usize, ranks: i8, mirror_files: Option<i8>) -> Sample {
     let u = packed::unpack(r, types).expect("records are checked at load");
     let mut s = Sample {
         us: [0; packed::MAX_MEN],
@@ -190,6 +196,12 @@ fn sample(r: &Record, types: usize, ranks: i8) -> Sample {
         ((theirs * types + slot as usize) * 64 + sq) as u16
     };
     for (i, &(sq, colour, slot)) in u.men.iter().enumerate() {
+        let sq = match mirror_files {
+            Some(files) => {
+                crate::geometry::Square::new((sq.rank() * 8 + files - 1 - sq.file()) as u8)
+            }
+            None => sq,
+        };
         s.us[i] = feature(u.stm, colour, slot, sq);
         s.them[i] = feature(u.stm.flip(), colour, slot, sq);
     }
@@ -403,7 +415,7 @@ pub fn fit_scale(samples: &[Record], types: usize, ranks: i8) -> f32 {
         .iter()
         .step_by((samples.len() / 200_000).max(1))
         .map(|r| {
-            let s = sample(r, types, ranks);
+            let s = sample(r, types, ranks, None);
             (s.score, s.result)
         })
         .collect();
@@ -449,6 +461,12 @@ fn quantise(p: &Params, layout: &Layout) -> Network {
     }
 }
 
+/// Whether record `i` is seen reflected in `epoch`.
+fn mirrored(seed: u64, epoch: usize, i: usize) -> bool {
+    let mut rng = super::datagen::Rng(seed ^ (epoch as u64) << 40 ^ i as u64);
+    rng.next() & 1 == 1
+}
+
 /// Whether record block `b` is held out.
 fn held_out(b: usize, share: f64, seed: u64) -> bool {
     let mut rng = super::datagen::Rng(seed ^ (b as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
@@ -486,6 +504,7 @@ pub fn train(
     }
     let types = data.layout.letters.len();
     let ranks = data.layout.ranks as i8;
+    let files = data.layout.files as i8;
     let inputs = 2 * types * 64;
     let (mut train_idx, mut valid_idx) = (Vec::new(), Vec::new());
     let block = (data.records.len() / 100).clamp(1, BLOCK);
@@ -545,7 +564,8 @@ pub fn train(
                     sc.loss = 0.0;
                     let part = batch.get(c * per..((c + 1) * per).min(batch.len()));
                     for &i in part.unwrap_or(&[]) {
-                        let s = sample(&data.records[i], types, ranks);
+                        let mirror = cfg.mirror && mirrored(cfg.seed, epoch, i);
+                        let s = sample(&data.records[i], types, ranks, mirror.then_some(files));
                         sc.loss += backward(&p, &s, cfg.lambda, k, sc) as f64;
                     }
                 });
@@ -564,7 +584,7 @@ pub fn train(
                     let mut acc = [vec![0.0; cfg.hidden], vec![0.0; cfg.hidden]];
                     part.iter()
                         .map(|&i| {
-                            let s = sample(&data.records[i], types, ranks);
+                            let s = sample(&data.records[i], types, ranks, None);
                             let out = forward(&p, &s, &mut acc);
                             let pred = sigmoid(out * OUTPUT_SCALE as f32 / k);
                             ((pred - target(&s, cfg.lambda, k)) as f64).powi(2)
@@ -624,7 +644,7 @@ mod tests {
         ] {
             let pos = Position::from_fen(chess, fen).expect("fen");
             let r = packed::pack(&layout, &pos, 0, 0.5).expect("packs");
-            let s = sample(&r, 6, 8);
+            let s = sample(&r, 6, 8, None);
             let mut acc = [vec![0.0; 32], vec![0.0; 32]];
             let float_cp = forward(&p, &s, &mut acc) * OUTPUT_SCALE as f32;
             let engine_cp = loaded.evaluate_fresh(&pos);
@@ -646,7 +666,7 @@ mod tests {
         )
         .expect("fen");
         let r = packed::pack(&layout, &pos, 35, 1.0).expect("packs");
-        let s = sample(&r, 6, 8);
+        let s = sample(&r, 6, 8, None);
         let p = Params::random(768, 16, 9);
         let mut sc = Scratch {
             acc: [vec![0.0; 16], vec![0.0; 16]],
@@ -687,5 +707,34 @@ mod tests {
             nonzero += (analytic != 0.0) as usize;
         }
         assert!(nonzero >= 20, "only {nonzero} non-zero gradients checked");
+    }
+
+    /// A record seen mirrored has the inputs of the position reflected left to right.
+    #[test]
+    fn a_mirrored_sample_is_the_reflected_position() {
+        let chess = builtin_variants().get("chess").expect("chess");
+        let layout = Layout::new(chess).expect("layout");
+        let fen = "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R b - - 4 4";
+        let board = fen.split(' ').next().expect("board");
+        let reflected: Vec<String> = board
+            .split('/')
+            .map(|rank| rank.chars().rev().collect())
+            .collect();
+        let mirror_fen = fen.replacen(board, &reflected.join("/"), 1);
+        let inputs = |fen: &str, mirror: Option<i8>| {
+            let pos = Position::from_fen(chess, fen).expect("fen");
+            let s = sample(
+                &packed::pack(&layout, &pos, 0, 0.5).expect("packs"),
+                6,
+                8,
+                mirror,
+            );
+            let (mut us, mut them) = (s.us[..s.men].to_vec(), s.them[..s.men].to_vec());
+            us.sort_unstable();
+            them.sort_unstable();
+            (us, them)
+        };
+        assert_eq!(inputs(fen, Some(8)), inputs(&mirror_fen, None));
+        assert_ne!(inputs(fen, None), inputs(&mirror_fen, None));
     }
 }
