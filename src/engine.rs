@@ -22,7 +22,7 @@ mod view;
 pub use view::{BoardView, HeldView, LiveGame, ManView};
 
 // The vocabulary the protocols speak: they reach the engine through this module only
-// (tests/layers.rs), so what they may name is re-exported here.
+// (tests/suite/layers.rs), so what they may name is re-exported here.
 pub use crate::geometry::Color;
 pub use crate::movegen::{move_to_string, parse_move, MoveError};
 pub use crate::position::Position;
