@@ -551,7 +551,8 @@ impl Session {
                 self.halt();
                 match self.engine.set_eval_file(value) {
                     Ok(d) => {
-                        self.out.line(&format!("telluser {d}"));
+                        // a comment, not a popup: GUIs send saved options at every start
+                        self.out.line(&format!("# {d}"));
                         Ok(())
                     }
                     Err(e) => Err(format!("EvalFile {e}; evaluation unchanged")),

@@ -732,3 +732,42 @@ fn genfens_answers_openbench() {
         "N must be a whole number",
     );
 }
+
+/// XBoard's `option EvalFile=...`: a missing file is an error naming it, `<none>` and
+/// `<default>` switch between the rules-derived evaluation and the built-in net.
+#[test]
+fn xboard_sets_the_eval_file() {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_chimera"))
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("runs");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(
+            b"xboard\nprotover 2\noption EvalFile=/no/such/net.nnue\noption EvalFile=<none>\n\
+              option EvalFile=<default>\nquit\n",
+        )
+        .expect("written");
+    let out = child.wait_with_output().expect("ends");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("feature option=\"EvalFile -file <default>\""),
+        "{text}"
+    );
+    assert!(
+        text.contains("Error (EvalFile /no/such/net.nnue: cannot read it"),
+        "{text}"
+    );
+    assert!(
+        text.contains("# chess: rules-derived evaluation (no net)"),
+        "{text}"
+    );
+    assert!(
+        text.contains("# chess: NNUE evaluation with built-in net chess.nnue"),
+        "{text}"
+    );
+}

@@ -10,8 +10,10 @@ use std::collections::HashMap;
 use std::path::Path;
 use std::sync::{Arc, Mutex};
 
-/// The built-in nets: the name variants.ini uses for each, and its bytes.
-pub const BUILT_IN: &[(&str, &[u8])] = &[];
+/// The built-in nets: the name variants.ini uses for each, and its bytes (`nets/` of the
+/// source tree; docs/strength.md gives each one's data and command lines).
+pub const BUILT_IN: &[(&str, &[u8])] =
+    &[("chess.nnue", include_bytes!("../../../nets/chess.nnue"))];
 
 /// Built-in nets parsed so far.
 static PARSED: Lazy<Mutex<HashMap<&'static str, Arc<Network>>>> =

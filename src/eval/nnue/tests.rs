@@ -192,3 +192,23 @@ fn incremental_accumulators_equal_a_fresh_computation_in_every_variant() {
         }
     }
 }
+
+/// Every net the built-in variants name loads and fits its variant, and chess has one: a
+/// fresh clone plays chess with its net.
+#[test]
+fn built_in_nets_load_for_their_variants() {
+    let set = builtin_variants();
+    let mut with_net = Vec::new();
+    for name in set.names() {
+        let rules = set.get(name).expect("listed");
+        if let Some(net) = crate::eval::EvalParams::variant_net(rules) {
+            let net = net.unwrap_or_else(|e| panic!("{name}: {e}"));
+            assert_eq!(net.net.variant, rules.name);
+            with_net.push(name.to_string());
+        }
+    }
+    assert!(with_net.contains(&"chess".to_string()), "{with_net:?}");
+    for (name, bytes) in embedded::BUILT_IN {
+        assert!(file::parse(bytes).is_ok(), "{name}");
+    }
+}
