@@ -95,6 +95,23 @@ fn wrong_colour(pos: &Position, text: &str) -> Option<String> {
     })
 }
 
+/// The evaluation `EvalFile = value` gives `rules` (see [`EVAL_FILE_DEFAULT`]), or why the
+/// net it names cannot be used there.
+fn eval_with(rules: &'static Variant, value: &str) -> Result<EvalParams, String> {
+    let net = match value {
+        EVAL_FILE_DEFAULT => EvalParams::variant_net(rules).transpose()?,
+        EVAL_FILE_NONE => None,
+        path => Some(crate::eval::nnue::embedded::load_for(
+            rules,
+            path,
+            path.as_ref(),
+        )?),
+    };
+    let mut eval = EvalParams::classical(rules);
+    eval.set_net(net);
+    Ok(eval)
+}
+
 /// Tunable options.
 #[derive(Clone, Debug)]
 pub struct EngineOptions {
@@ -375,16 +392,10 @@ impl Engine {
     /// The evaluation `EvalFile` asks for in `rules`: a net file that was made for another
     /// variant leaves the variant's own evaluation in place (it is logged).
     fn eval_for(&self, rules: &'static Variant) -> EvalParams {
-        let mut eval = EvalParams::new(rules);
-        match self.options.eval_file.as_str() {
-            EVAL_FILE_DEFAULT => {}
-            EVAL_FILE_NONE => eval.set_net(None),
-            path => match crate::eval::nnue::embedded::load_for(rules, path, path.as_ref()) {
-                Ok(net) => eval.set_net(Some(net)),
-                Err(e) => log::info!("EvalFile {e}; {} keeps its own evaluation", rules.name),
-            },
-        }
-        eval
+        eval_with(rules, &self.options.eval_file).unwrap_or_else(|e| {
+            log::info!("EvalFile {e}; {} keeps its own evaluation", rules.name);
+            EvalParams::new(rules)
+        })
     }
 
     /// Sets `EvalFile` ([`EVAL_FILE_DEFAULT`], [`EVAL_FILE_NONE`], or a net file): the net
@@ -402,20 +413,7 @@ impl Engine {
                 foreignpolicy::NAME
             )));
         }
-        let mut eval = EvalParams::new(self.rules);
-        match value {
-            EVAL_FILE_DEFAULT => {
-                if let Some(Err(e)) = EvalParams::variant_net(self.rules) {
-                    return Err(EngineError::Range(e));
-                }
-            }
-            EVAL_FILE_NONE => eval.set_net(None),
-            path => {
-                let net = crate::eval::nnue::embedded::load_for(self.rules, path, path.as_ref())
-                    .map_err(EngineError::Range)?;
-                eval.set_net(Some(net));
-            }
-        }
+        let eval = eval_with(self.rules, value).map_err(EngineError::Range)?;
         self.options.eval_file = value.to_string();
         self.eval = Arc::new(eval);
         Ok(self.eval_description())
