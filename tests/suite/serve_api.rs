@@ -495,7 +495,7 @@ fn a_match_with_serve_shows_its_games_live() {
         .args(["match", "-engine", &format!("cmd={bin}"), "name=A"])
         .args(["-engine", &format!("cmd={bin}"), "name=B"])
         .args(["-variant", "bracket", "-each", "st=0.04", "-games", "2"])
-        .args(["-maxmoves", "25", "-serve", "0"])
+        .args(["-maxmoves", "200", "-serve", "0"])
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
