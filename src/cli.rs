@@ -34,9 +34,12 @@ subcommands:
                        is the node-count signature `Bench: <nodes> nodes <nps> nps`
   variants             list the known variants
   datagen --variant V --games N --out FILE [--nodes K] [--threads T] [--seed S]
-          [--random-plies P] [--format packed|text] [--variants INI]
+          [--random-plies P] [--book FILE] [--balance N] [--format packed|text]
+          [--variants INI]
                        self-play games at K nodes a move (default 5000) from the start
-                       plus P random plies (default 8); writes quiet positions with
+                       (or a random line of the book FILE) plus P random plies (default
+                       8), kept only if an N-node search finds them within 300 cp of level
+                       (default 0: no check); writes quiet positions with
                        White's result and search score: packed 32-byte records for
                        train (the default; docs/strength.md has the layout), or text
                        lines 'FEN | RESULT | SCORE' for tune
@@ -536,7 +539,7 @@ fn tune_variant(
 
 fn cmd_datagen(args: &[String]) -> Result<(), String> {
     use crate::tune::datagen::{generate, DataFormat, DatagenConfig};
-    const ALLOWED: [&str; 9] = [
+    const ALLOWED: [&str; 11] = [
         "--variant",
         "--games",
         "--nodes",
@@ -544,6 +547,8 @@ fn cmd_datagen(args: &[String]) -> Result<(), String> {
         "--threads",
         "--seed",
         "--random-plies",
+        "--book",
+        "--balance",
         "--variants",
         "--format",
     ];
@@ -558,6 +563,8 @@ fn cmd_datagen(args: &[String]) -> Result<(), String> {
         threads: number(&map, "--threads", 1, 1..=1024)?,
         seed: number(&map, "--seed", 1, 0..=u64::MAX)?,
         random_plies: number(&map, "--random-plies", 8, 0..=200)?,
+        book: map.get("--book").cloned(),
+        balance_nodes: number(&map, "--balance", 0, 0..=100_000_000)?,
         format: match map.get("--format").map(String::as_str) {
             None | Some("packed") => DataFormat::Packed,
             Some("text") => DataFormat::Text,

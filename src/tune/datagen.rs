@@ -1,5 +1,6 @@
 //! Training positions from self-play: the engine plays itself at a fixed node count per move
-//! from the start position plus a few random plies, and the quiet positions of each game are
+//! from the start position (or a book's line) plus a few random plies, optionally kept only
+//! when a short search finds them near level ([`super::openings`]), and the quiet positions of each game are
 //! written with the game's result and the score of the search that chose the move there
 //! (packed records, [`super::packed`], for `chimera train`; or text lines
 //! `FEN | RESULT | SCORE` for `chimera tune`: RESULT 1.0, 0.5 or 0.0 for White, SCORE in
@@ -11,12 +12,13 @@
 //! the run's seed and its index and starts with a cleared table, so the output does not
 //! depend on the number of threads (games are written in order).
 
+use super::openings::{Checker, OpeningSource};
 use super::packed::{self, Layout, Record};
 use crate::eval::EvalParams;
 use crate::geometry::Color;
 use crate::movegen::generic::is_capture;
-use crate::movegen::{in_check, legal_moves};
-use crate::moves::{Move, MoveList};
+use crate::movegen::in_check;
+use crate::moves::Move;
 use crate::position::{Position, Variant};
 use crate::rules::outcome::{verdict, Outcome};
 use crate::search::{
@@ -53,6 +55,11 @@ pub struct DatagenConfig {
     pub seed: u64,
     /// Random plies before the engine plays.
     pub random_plies: usize,
+    /// Book of starts (FEN or EPD lines; `None`: the start position).
+    pub book: Option<String>,
+    /// Nodes of the search that keeps only openings within
+    /// [`super::openings::MAX_IMBALANCE`] of level (0: no check).
+    pub balance_nodes: u64,
     /// What is written.
     pub format: DataFormat,
 }
@@ -73,7 +80,8 @@ pub struct DatagenStats {
     pub games: usize,
     /// Positions written.
     pub positions: usize,
-    /// Games whose random opening could not be found (the variant kept ending).
+    /// Games whose opening could not be found (the variant kept ending, or every try was
+    /// too far from level).
     pub skipped: usize,
     /// Wall-clock seconds.
     pub seconds: f64,
@@ -113,31 +121,6 @@ impl Rng {
     pub(crate) fn below(&mut self, n: usize) -> usize {
         (self.next() % n as u64) as usize
     }
-}
-
-fn random_opening(rules: &'static Variant, rng: &mut Rng, plies: usize) -> Option<Position> {
-    random_line(&Position::startpos(rules), rng, plies)
-}
-
-/// `start` followed by `plies` uniformly random legal plies, none of which ends the game (up
-/// to 1000 tries; `None` when every try ended it).
-pub(crate) fn random_line(start: &Position, rng: &mut Rng, plies: usize) -> Option<Position> {
-    'attempt: for _ in 0..1000 {
-        let mut pos = start.clone();
-        for _ in 0..plies {
-            let mut list = MoveList::new();
-            legal_moves(&mut pos, &mut list);
-            if list.is_empty() {
-                continue 'attempt;
-            }
-            pos.make(list.as_slice()[rng.below(list.len())]);
-            if verdict(&mut pos).is_some() {
-                continue 'attempt;
-            }
-        }
-        return Some(pos);
-    }
-    None
 }
 
 /// Whether a position where `best` is played is recorded: the side to move is not in check,
@@ -199,16 +182,19 @@ fn streak_after(streak: i32, white_score: i32) -> i32 {
 
 /// Plays game `index` of the run.
 fn play_game(
-    rules: &'static Variant,
+    openings: &OpeningSource,
     layout: Option<&Layout>,
     cfg: &DatagenConfig,
     index: usize,
-    tt: &TranspositionTable,
-    histories: &HistoryPool,
-    eval: &EvalParams,
+    checker: &Checker,
 ) -> GameRecord {
+    let Checker {
+        tt,
+        histories,
+        eval,
+    } = *checker;
     let mut rng = Rng(cfg.seed ^ (index as u64).wrapping_mul(0xD1B5_4A32_D192_ED03));
-    let Some(mut pos) = random_opening(rules, &mut rng, cfg.random_plies) else {
+    let Some(mut pos) = openings.draw(&mut rng, checker) else {
         return GameRecord {
             rows: Vec::new(),
             result: None,
@@ -303,6 +289,14 @@ pub fn generate(
         out.write_all(&layout.header())?;
     }
     let layout = layout.as_ref();
+    let openings = OpeningSource::new(
+        rules,
+        cfg.book.as_deref(),
+        cfg.random_plies,
+        cfg.balance_nodes,
+    )
+    .map_err(std::io::Error::other)?;
+    let openings = &openings;
     let start = Instant::now();
     let next_game = AtomicUsize::new(0);
     let (tx, rx) = mpsc::channel::<(usize, GameRecord)>();
@@ -315,11 +309,16 @@ pub fn generate(
                 let tt = TranspositionTable::new(HASH_MB);
                 let histories = HistoryPool::new();
                 let eval = EvalParams::new(rules);
+                let checker = Checker {
+                    tt: &tt,
+                    histories: &histories,
+                    eval: &eval,
+                };
                 loop {
                     let i = next_game.fetch_add(1, Ordering::Relaxed);
                     if i >= cfg.games
                         || tx
-                            .send((i, play_game(rules, layout, cfg, i, &tt, &histories, &eval)))
+                            .send((i, play_game(openings, layout, cfg, i, &checker)))
                             .is_err()
                     {
                         break;
@@ -360,7 +359,6 @@ fn report(stats: &DatagenStats, total: usize, secs: f64) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::builtin_variants;
 
     #[test]
     fn adjudication_streaks() {
@@ -371,15 +369,5 @@ mod tests {
         assert_eq!(s, WIN_PLIES as i32);
         assert_eq!(streak_after(s, 999), 0);
         assert_eq!(streak_after(s, -1000), -1);
-    }
-
-    #[test]
-    fn openings_are_reproducible_and_go_on() {
-        crate::geometry::attacks::init();
-        let chess = builtin_variants().get("chess").expect("chess");
-        let a = random_opening(chess, &mut Rng(5), 8).expect("opening");
-        let b = random_opening(chess, &mut Rng(5), 8).expect("opening");
-        assert_eq!(a.fen(), b.fen());
-        assert_ne!(a.fen(), Position::startpos(chess).fen());
     }
 }

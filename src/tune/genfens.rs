@@ -4,23 +4,20 @@
 //!
 //! Each opening is a start (the variant's start position, or a random line of the book: an
 //! EPD or FEN file, one position a line) followed by random legal plies, kept when the game
-//! goes on and a short search finds it no more than [`MAX_IMBALANCE`] centipawns from level.
+//! goes on and a short search finds it no more than
+//! [`super::openings::MAX_IMBALANCE`] centipawns from level ([`super::openings`]).
 //! The same N, seed, book and extra give the same openings. `extra` may hold `variant NAME`
 //! (default chess), `plies P` (random plies, default 8) and `nodes K` (the search, default
 //! 1000; 0 keeps every opening that goes on). OpenBench splits a FEN into its fields and takes
 //! the last two as the clocks, so the line carries the six fields GUIs know
 //! ([`crate::variant::Rules::gui_start_fen`]).
 
-use super::datagen::{random_line, search_move, Rng};
+use super::datagen::Rng;
+use super::openings::{Checker, OpeningSource, ATTEMPTS};
 use crate::eval::EvalParams;
 use crate::position::{Position, Variant};
 use crate::search::HistoryPool;
 use crate::tt::TranspositionTable;
-
-/// Openings whose short search scores beyond this (centipawns) are dropped.
-pub const MAX_IMBALANCE: i32 = 300;
-/// Attempts per opening before giving up (a variant whose games keep ending at once).
-const ATTEMPTS: usize = 10_000;
 
 /// A parsed genfens request.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -85,38 +82,6 @@ pub fn parse(line: &str) -> Result<Request, String> {
     Ok(r)
 }
 
-/// The book's positions, one a line (an EPD line's operations after the four board fields are
-/// dropped); every line must load.
-fn read_book(path: &str, rules: &'static Variant) -> Result<Vec<Position>, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("genfens: {path}: {e}"))?;
-    let mut book = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        let line = line.trim();
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        let fields: Vec<&str> = line
-            .split(';')
-            .next()
-            .unwrap_or("")
-            .split_whitespace()
-            .collect();
-        // an EPD line has four board fields and then operations (hmvc 0; fmvn 1;)
-        let fen = match fields.len() {
-            n if n >= 6 && fields[4].parse::<u32>().is_ok() => fields.join(" "),
-            n if n >= 4 => fields[..4].join(" "),
-            _ => return Err(format!("genfens: {path}:{}: not a FEN or EPD line", i + 1)),
-        };
-        let pos = Position::from_fen(rules, &fen)
-            .map_err(|e| format!("genfens: {path}:{}: {e}", i + 1))?;
-        book.push(pos);
-    }
-    if book.is_empty() {
-        return Err(format!("genfens: {path}: no positions"));
-    }
-    Ok(book)
-}
-
 /// The six-field FEN of `pos` (the rule modules' seventh field dropped when it is empty).
 fn six_fields(pos: &Position) -> String {
     let fen = pos.fen();
@@ -132,27 +97,21 @@ pub fn generate(
     rules: &'static Variant,
     mut emit: impl FnMut(&str),
 ) -> Result<(), String> {
-    let book = match &req.book {
-        Some(path) => read_book(path, rules)?,
-        None => vec![Position::startpos(rules)],
-    };
+    let source = OpeningSource::new(rules, req.book.as_deref(), req.plies, req.nodes)
+        .map_err(|e| format!("genfens: {e}"))?;
     let mut rng = Rng(req.seed ^ 0x6E6F_7065_6E73);
-    let tt = TranspositionTable::new(2);
-    let histories = HistoryPool::new();
-    let eval = EvalParams::new(rules);
+    let (tt, histories, eval) = (
+        TranspositionTable::new(2),
+        HistoryPool::new(),
+        EvalParams::new(rules),
+    );
+    let checker = Checker {
+        tt: &tt,
+        histories: &histories,
+        eval: &eval,
+    };
     for made in 0..req.count {
-        let mut found = None;
-        for _ in 0..ATTEMPTS {
-            let start = &book[rng.below(book.len())];
-            let Some(pos) = random_line(start, &mut rng, req.plies) else {
-                continue;
-            };
-            if req.nodes == 0 || balanced(&pos, req.nodes, &tt, &histories, &eval) {
-                found = Some(pos);
-                break;
-            }
-        }
-        let pos = found.ok_or_else(|| {
+        let pos = source.draw(&mut rng, &checker).ok_or_else(|| {
             format!(
                 "genfens: no opening found after {ATTEMPTS} tries ({made} of {} made)",
                 req.count
@@ -161,19 +120,6 @@ pub fn generate(
         emit(&six_fields(&pos));
     }
     Ok(())
-}
-
-/// Whether a short search of `pos` finds it level enough to play from.
-fn balanced(
-    pos: &Position,
-    nodes: u64,
-    tt: &TranspositionTable,
-    histories: &HistoryPool,
-    eval: &EvalParams,
-) -> bool {
-    tt.clear();
-    let (best, white_score) = search_move(pos, nodes, tt, histories, eval);
-    !best.is_none() && white_score.abs() <= MAX_IMBALANCE
 }
 
 #[cfg(test)]

@@ -8,6 +8,7 @@
 
 pub mod datagen;
 pub mod genfens;
+pub mod openings;
 pub mod packed;
 pub mod texel;
 pub mod train;

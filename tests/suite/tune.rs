@@ -403,6 +403,10 @@ fn bad_input_is_refused_with_a_message() {
         &datagen(&["--variant", "chess", "--format", "csv"]),
         "--format must be",
     );
+    fails_with(
+        &datagen(&["--variant", "chess", "--book", "/no/such/book.epd"]),
+        "/no/such/book.epd",
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 
