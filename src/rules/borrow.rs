@@ -80,13 +80,7 @@ fn build(
     let kings = ctx.two_way("borrowKing", "false", "true")?;
     let attacker_step = ctx.two_way("borrowPawnStep", "own", "attacker")?;
     let first_rank = ctx.two_way("borrowFirstRank", "false", "true")?;
-    if ctx.get("specialMoves") != Some("borrow") {
-        if let Some(key) = OWN_KEYS.iter().find(|k| ctx.sets(k)) {
-            return Err(ctx.err(
-                key,
-                "only specialMoves = borrow reads this key, so it has no effect".into(),
-            ));
-        }
+    if !ctx.selects("specialMoves", "borrow", &OWN_KEYS)? {
         return Ok(None);
     }
     let b = Borrow {

@@ -93,13 +93,7 @@ fn build(
     _state: &mut StateLayout,
 ) -> Result<Option<Box<dyn Mechanic>>, IniError> {
     let stops = ctx.two_way("cascadeInitiator", "beyond", "first")?;
-    if ctx.get("specialMoves") != Some("cascade") {
-        if ctx.sets("cascadeInitiator") {
-            return Err(ctx.err(
-                "cascadeInitiator",
-                "only specialMoves = cascade reads this key, so it has no effect".into(),
-            ));
-        }
+    if !ctx.selects("specialMoves", "cascade", &["cascadeInitiator"])? {
         return Ok(None);
     }
     Ok(Some(Box::new(Cascade {

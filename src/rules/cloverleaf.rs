@@ -57,13 +57,7 @@ fn build(
     _state: &mut StateLayout,
 ) -> Result<Option<Box<dyn Mechanic>>, IniError> {
     let clockwise = ctx.two_way("cloverleafRotation", "ccw", "cw")?;
-    if ctx.get("specialMoves") != Some("cloverleaf") {
-        if ctx.sets("cloverleafRotation") {
-            return Err(ctx.err(
-                "cloverleafRotation",
-                "only specialMoves = cloverleaf reads this key, so it has no effect".into(),
-            ));
-        }
+    if !ctx.selects("specialMoves", "cloverleaf", &["cloverleafRotation"])? {
         return Ok(None);
     }
     if !generator_is_orthodox(rules) {

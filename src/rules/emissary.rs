@@ -96,16 +96,11 @@ fn build(
     rules: &mut Rules,
     state: &mut StateLayout,
 ) -> Result<Option<Box<dyn Mechanic>>, IniError> {
-    let mine = ctx.get("specialMoves") == Some("emissary");
-    for key in ["emissaryReentry", "emissaryRank"] {
-        if !mine && ctx.sets(key) {
-            return Err(ctx.err(
-                key,
-                "only specialMoves = emissary reads this key, so it has no effect".into(),
-            ));
-        }
-    }
-    if !mine {
+    if !ctx.selects(
+        "specialMoves",
+        "emissary",
+        &["emissaryReentry", "emissaryRank"],
+    )? {
         return Ok(None);
     }
     match ctx.get("emissaryReentry") {

@@ -75,13 +75,7 @@ fn build(
     _state: &mut StateLayout,
 ) -> Result<Option<Box<dyn Mechanic>>, IniError> {
     let captures_continue = ctx.bool("explorerCaptureContinues", false)?;
-    if ctx.get("specialMoves") != Some("explorer") {
-        if ctx.sets("explorerCaptureContinues") {
-            return Err(ctx.err(
-                "explorerCaptureContinues",
-                "only specialMoves = explorer reads this key, so it has no effect".into(),
-            ));
-        }
+    if !ctx.selects("specialMoves", "explorer", &["explorerCaptureContinues"])? {
         return Ok(None);
     }
     if rules.shape.files != 8 || rules.shape.ranks != 8 {

@@ -38,13 +38,7 @@ fn build(
     _state: &mut StateLayout,
 ) -> Result<Option<Box<dyn Mechanic>>, IniError> {
     let kings = ctx.bool("garrisonKings", true)?;
-    if ctx.get("restriction") != Some("garrison") {
-        if ctx.sets("garrisonKings") {
-            return Err(ctx.err(
-                "garrisonKings",
-                "only restriction = garrison reads this key, so it has no effect".into(),
-            ));
-        }
+    if !ctx.selects("restriction", "garrison", &["garrisonKings"])? {
         return Ok(None);
     }
     Ok(Some(Box::new(Garrison { kings })))

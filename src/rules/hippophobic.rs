@@ -51,15 +51,11 @@ fn build(
 ) -> Result<Option<Box<dyn Mechanic>>, IniError> {
     let adjacency_is_check = ctx.bool("hippophobicAdjacencyIsCheck", false)?;
     let castling_path = ctx.two_way("hippophobicCastling", "destination", "path")?;
-    if ctx.get("restriction") != Some("hippophobic") {
-        for key in ["hippophobicAdjacencyIsCheck", "hippophobicCastling"] {
-            if ctx.sets(key) {
-                return Err(ctx.err(
-                    key,
-                    "only restriction = hippophobic reads this key, so it has no effect".into(),
-                ));
-            }
-        }
+    if !ctx.selects(
+        "restriction",
+        "hippophobic",
+        &["hippophobicAdjacencyIsCheck", "hippophobicCastling"],
+    )? {
         return Ok(None);
     }
     Ok(Some(Box::new(Hippophobic {

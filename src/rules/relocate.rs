@@ -156,15 +156,7 @@ fn build(
     rules: &mut Rules,
     _state: &mut StateLayout,
 ) -> Result<Option<Box<dyn Mechanic>>, IniError> {
-    if ctx.get("specialMoves") != Some("relocate") {
-        for key in OWN_KEYS {
-            if ctx.sets(key) {
-                return Err(ctx.err(
-                    key,
-                    "only specialMoves = relocate reads this key, so it has no effect".into(),
-                ));
-            }
-        }
+    if !ctx.selects("specialMoves", "relocate", &OWN_KEYS)? {
         return Ok(None);
     }
     let relocation = match ctx.get("relocation") {

@@ -64,13 +64,7 @@ fn build(
     rules: &mut Rules,
     _state: &mut StateLayout,
 ) -> Result<Option<Box<dyn Mechanic>>, IniError> {
-    if ctx.get("specialMoves") != Some("rolemodel") {
-        if ctx.sets("roleModelOrder") {
-            return Err(ctx.err(
-                "roleModelOrder",
-                "only specialMoves = rolemodel reads this key, so it has no effect".into(),
-            ));
-        }
+    if !ctx.selects("specialMoves", "rolemodel", &["roleModelOrder"])? {
         return Ok(None);
     }
     if rules.shape.files != 8 || rules.shape.ranks != 8 {

@@ -143,13 +143,7 @@ fn build(
         }
     };
     let back_ranks = ctx.bool("slideFromBackRanks", false)?;
-    if ctx.get("specialMoves") != Some("slide") {
-        if let Some(key) = KEYS.iter().find(|k| ctx.sets(k)) {
-            return Err(ctx.err(
-                key,
-                "only specialMoves = slide reads this key, so it has no effect".into(),
-            ));
-        }
+    if !ctx.selects("specialMoves", "slide", &KEYS)? {
         return Ok(None);
     }
     let Some(geometry) = geometry else {

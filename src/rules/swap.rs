@@ -93,13 +93,7 @@ fn build(
     let first_rank = ctx.two_way("swapPairs", "guarded", "firstRank")?;
     let then_move = ctx.two_way("swapThen", "nothing", "move")?;
     let successive = ctx.two_way("swapSuccessive", "barred", "allowed")?;
-    if ctx.get("specialMoves") != Some("swap") {
-        if let Some(key) = KEYS.iter().find(|k| ctx.sets(k)) {
-            return Err(ctx.err(
-                key,
-                "only specialMoves = swap reads this key, so it has no effect".into(),
-            ));
-        }
+    if !ctx.selects("specialMoves", "swap", &KEYS)? {
         return Ok(None);
     }
     if then_move && !first_rank {

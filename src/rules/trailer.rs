@@ -76,13 +76,7 @@ fn build(
     _state: &mut StateLayout,
 ) -> Result<Option<Box<dyn Mechanic>>, IniError> {
     let nearest = ctx.two_way("trailerPull", "any", "nearest")?;
-    if ctx.get("specialMoves") != Some("trailer") {
-        if ctx.sets("trailerPull") {
-            return Err(ctx.err(
-                "trailerPull",
-                "only specialMoves = trailer reads this key, so it has no effect".into(),
-            ));
-        }
+    if !ctx.selects("specialMoves", "trailer", &["trailerPull"])? {
         return Ok(None);
     }
     Ok(Some(Box::new(Trailer {

@@ -86,13 +86,7 @@ fn build(
     _state: &mut StateLayout,
 ) -> Result<Option<Box<dyn Mechanic>>, IniError> {
     let reversal = ctx.bool("triangulationReversal", true)?;
-    if ctx.get("specialMoves") != Some("triangulation") {
-        if ctx.sets("triangulationReversal") {
-            return Err(ctx.err(
-                "triangulationReversal",
-                "only specialMoves = triangulation reads this key, so it has no effect".into(),
-            ));
-        }
+    if !ctx.selects("specialMoves", "triangulation", &["triangulationReversal"])? {
         return Ok(None);
     }
     Ok(Some(Box::new(Triangulation { reversal })))

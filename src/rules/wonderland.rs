@@ -78,13 +78,7 @@ fn build(
 ) -> Result<Option<Box<dyn Mechanic>>, IniError> {
     let to_origin = ctx.two_way("wonderlandDisplaced", "destination", "origin")?;
     let pass = ctx.two_way("wonderlandPass", "illegal", "legal")?;
-    if ctx.get("specialMoves") != Some("wonderland") {
-        if let Some(key) = OWN_KEYS.iter().find(|k| ctx.sets(k)) {
-            return Err(ctx.err(
-                key,
-                "only specialMoves = wonderland reads this key, so it has no effect".into(),
-            ));
-        }
+    if !ctx.selects("specialMoves", "wonderland", &OWN_KEYS)? {
         return Ok(None);
     }
     // judged before the quiet moves are switched off (that makes the data non-orthodox)

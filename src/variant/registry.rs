@@ -170,6 +170,21 @@ impl<'a> Section<'a> {
         self.own.contains(key)
     }
 
+    /// Whether `selector = value` chooses the module that alone reads `keys`. When it does
+    /// not, a key of `keys` written in this section is refused: it would have no effect.
+    pub fn selects(&self, selector: &str, value: &str, keys: &[&str]) -> Result<bool, IniError> {
+        if self.get(selector) == Some(value) {
+            return Ok(true);
+        }
+        match keys.iter().find(|k| self.sets(k)) {
+            Some(key) => Err(self.err(
+                key,
+                format!("only {selector} = {value} reads this key, so it has no effect"),
+            )),
+            None => Ok(false),
+        }
+    }
+
     /// The value of `key`, inherited or own.
     pub fn get(&self, key: &str) -> Option<&str> {
         self.settings.get(key).map(|s| s.value.as_str())

@@ -1038,3 +1038,65 @@ fn spies_and_restrictions_combine_with_their_own_state() {
         assert!(!barred(m.from()) && !barred(m.to()), "{m:?} in {fen}");
     }
 }
+
+/// Every key a selected module alone reads (`specialMoves = X`, `restriction = X`) is refused,
+/// naming the selector, when the section does not select that module. A valid value is given
+/// so the refusal, not a parse error, is what a module that reads its values first reports.
+#[test]
+fn module_keys_are_refused_without_their_module() {
+    const VALID: &[(&str, &str)] = &[
+        ("borrowMoves", "replace"),
+        ("borrowKing", "true"),
+        ("borrowPawnStep", "attacker"),
+        ("borrowFirstRank", "true"),
+        ("relocation", "bump"),
+        ("relocationPawnApproach", "true"),
+        ("relocationSameType", "true"),
+        ("relocationInCheck", "allowed"),
+        ("relocationPawnBackward", "true"),
+        ("relocationCapture", "true"),
+        ("wonderlandDisplaced", "origin"),
+        ("wonderlandPass", "legal"),
+        ("slideGeometry", "summit"),
+        ("slideAfterCastling", "none"),
+        ("slideFromBackRanks", "true"),
+        ("swapPairs", "firstRank"),
+        ("swapThen", "move"),
+        ("swapSuccessive", "allowed"),
+        ("emissaryReentry", "vacated"),
+        ("emissaryRank", "3"),
+        ("cascadeInitiator", "first"),
+        ("explorerCaptureContinues", "true"),
+        ("roleModelOrder", "1"),
+        ("cloverleafRotation", "cw"),
+        ("trailerPull", "nearest"),
+        ("triangulationReversal", "false"),
+        ("garrisonKings", "false"),
+        ("hippophobicAdjacencyIsCheck", "true"),
+        ("hippophobicCastling", "path"),
+    ];
+    let mut checked = 0;
+    for spec in chimera::rules::MECHANICS {
+        let Some((selector, value)) = spec.selected_by else {
+            continue;
+        };
+        for &key in spec.keys.iter().filter(|&&k| k != selector) {
+            let (_, v) = VALID
+                .iter()
+                .find(|(k, _)| *k == key)
+                .unwrap_or_else(|| panic!("give {key} (module {}) a valid value here", spec.name));
+            expect(
+                &format!("[a:chess]\n{key} = {v}\n"),
+                2,
+                Some(key),
+                &format!("only {selector} = {value} reads this key, so it has no effect"),
+            );
+            checked += 1;
+        }
+    }
+    assert_eq!(
+        checked,
+        VALID.len(),
+        "every listed key belongs to a selected module"
+    );
+}
