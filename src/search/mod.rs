@@ -166,3 +166,32 @@ pub(crate) fn with_test_context<R>(f: impl FnOnce(&SearchContext) -> R) -> R {
         histories: &histories,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::position::Position;
+
+    /// With the half-move clock at 99, every legal move of White (king steps; the knight is
+    /// pinned) reaches the fifty-move draw, although Black, a queen up, could then capture on:
+    /// the quiescence search stops at the draw too, so the score is 0 and no line runs past it.
+    #[test]
+    fn lines_stop_at_the_fifty_move_draw() {
+        crate::geometry::attacks::init();
+        let chess = crate::rules::builtin_variants()
+            .get("chess")
+            .expect("chess");
+        let pos = Position::from_fen(chess, "4k3/8/8/8/8/8/8/4K1Nq w - - 99 80").expect("FEN");
+        for depth in 1..=3 {
+            let limits = SearchLimits {
+                depth: Some(depth),
+                ..Default::default()
+            };
+            let r = with_test_context(|ctx| {
+                search(&pos, &limits, &SearchOptions::default(), ctx, &Silent)
+            });
+            assert_eq!(r.score, 0, "depth {depth}");
+            assert_eq!(r.pv.len(), 1, "depth {depth}: {:?}", r.pv);
+        }
+    }
+}

@@ -920,6 +920,10 @@ impl<'a, G: Game> Worker<'a, G> {
         if list.is_empty() {
             return self.no_move_score(checked, ply);
         }
+        // the move rule's draw, as in the main search (a line must not run past it)
+        if self.pos.move_rule_draw() {
+            return 0;
+        }
         if !checked {
             self.keep_captures_and_promotions(&mut list);
         }
