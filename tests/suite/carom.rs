@@ -338,49 +338,10 @@ fn perft_file_agrees_with_the_model_at_every_depth() {
 /// positions of random games.
 #[test]
 fn counted_leaves_equal_listed_moves() {
-    leaf_counts_agree(V, 8, 80, 0x5DEE_CE66_D1CE_4E5B);
-}
-
-/// Plays random games (special moves preferred) and asserts at every ply that the leaf count
-/// (`count_legal`, which counts the rule module's moves without listing them) equals the
-/// number of listed legal moves.
-fn leaf_counts_agree(variant: &str, games: usize, plies: usize, seed: u64) {
-    let mut state = seed | 1;
-    let mut next = move || {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        state
-    };
-    let rules = chimera::rules::builtin_variants()
-        .get(variant)
-        .expect("built-in variant");
-    for _ in 0..games {
-        let mut p = chimera::position::Position::startpos(rules);
-        for _ in 0..plies {
-            let mut list = chimera::moves::MoveList::new();
-            chimera::movegen::legal_moves(&mut p, &mut list);
-            assert_eq!(
-                chimera::movegen::count_legal(&mut p),
-                list.len(),
-                "leaf count in {}",
-                p.fen()
-            );
-            if list.is_empty() {
-                break;
-            }
-            let specials: Vec<_> = list
-                .iter()
-                .copied()
-                .filter(|m| m.kind() == MoveKind::Special)
-                .collect();
-            let r = next() as usize;
-            let m = if !specials.is_empty() && !r.is_multiple_of(3) {
-                specials[(r >> 2) % specials.len()]
-            } else {
-                list[(r >> 2) % list.len()]
-            };
-            p.make(m);
-        }
-    }
+    leaf_counts_agree(
+        chimera::rules::builtin_variants().get(V).expect("built in"),
+        8,
+        80,
+        0x5DEE_CE66_D1CE_4E5B,
+    );
 }

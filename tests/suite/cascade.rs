@@ -6,7 +6,6 @@
 use crate::common;
 
 use chimera::movegen::parse_move;
-use chimera::moves::MoveList;
 use chimera::position::{Position, Variant};
 use chimera::rules::builtin_variants;
 use common::*;
@@ -353,40 +352,14 @@ fn random_games_keep_keys_and_spellings() {
 fn random_positions_agree_with_the_model() {
     random_cross_checks(V, Rule::Cascade, 4, 60, 6, 0x0C45_CADE);
     // the H1 reading from positions of H2 games
-    let rules = builtin_variants().get(V).expect("built in");
-    let mut state = 0x51CA_DE01_u64;
-    let mut p = Position::startpos(rules);
-    for ply in 0..60 {
-        if ply % 6 == 0 {
-            cross_check_rules(h1(), Rule::CascadeStops, &p.fen());
-        }
-        let mut list = MoveList::new();
-        chimera::movegen::legal_moves(&mut p, &mut list);
-        if list.is_empty() {
-            break;
-        }
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        p.make(list[(state % list.len() as u64) as usize]);
-    }
+    cross_check_reading_along_game(V, h1(), Rule::CascadeStops, 60, 6, 0x51CA_DE01);
 }
 
 #[test]
 fn the_legal_list_is_the_tested_list_and_the_count_its_length() {
     // the fast judge against make/unmake of every pseudo-legal cascade, in both readings
     for rules in [builtin_variants().get(V).expect("built in"), h1()] {
-        let mut state = 0x9E37_79B9_7F4A_7C15u64;
-        for _game in 0..6 {
-            let mut p = Position::startpos(rules);
-            for _ply in 0..80 {
-                let fast = assert_fast_legality(&mut p);
-                if fast.is_empty() {
-                    break;
-                }
-                p.make(fast[random_index(&mut state, fast.len())]);
-            }
-        }
+        fast_legality_in_games(rules, 6, 80, &mut 0x9E37_79B9_7F4A_7C15);
     }
 }
 

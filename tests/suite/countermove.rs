@@ -7,7 +7,6 @@
 use crate::common;
 
 use chimera::movegen::parse_move;
-use chimera::position::Position;
 use chimera::rules::builtin_variants;
 use common::borrow::COUNTERMOVE;
 use common::*;
@@ -193,16 +192,7 @@ fn the_legal_list_is_the_tested_list_and_the_count_its_length() {
 /// The generic fast legality path against make/unmake, and the leaf count against the list.
 fn fast_equals_played(v: &str, mut state: u64) {
     let rules = builtin_variants().get(v).expect("built in");
-    for _game in 0..10 {
-        let mut p = Position::startpos(rules);
-        for _ply in 0..120 {
-            let fast = assert_fast_legality(&mut p);
-            if fast.is_empty() {
-                break;
-            }
-            p.make(fast[random_index(&mut state, fast.len())]);
-        }
-    }
+    fast_legality_in_games(rules, 10, 120, &mut state);
 }
 
 /// The model's perft against every count of the suite up to `budget`, and the sets of

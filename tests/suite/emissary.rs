@@ -529,13 +529,7 @@ fn the_legal_list_is_the_tested_list_and_the_count_its_length() {
     for fen in [START, T2, EXTRA[0], EXTRA[2], EXTRA[4], EXTRA[5], EXTRA[7]] {
         for _game in 0..3 {
             let mut p = Position::from_fen(rules, fen).expect("FEN");
-            for _ply in 0..80 {
-                let fast = assert_fast_legality(&mut p);
-                if fast.is_empty() {
-                    break;
-                }
-                p.make(fast[random_index(&mut state, fast.len())]);
-            }
+            walk_checking_fast_legality(&mut p, 80, &mut state);
         }
     }
 }

@@ -194,16 +194,7 @@ fn random_positions_agree_with_the_model() {
 fn the_legal_list_is_the_tested_list_and_the_count_its_length() {
     let mut state = 0x2545_F491_4F6C_DD1Fu64;
     for rules in [builtin_variants().get(V).expect("built in"), kings_normal()] {
-        for _game in 0..10 {
-            let mut p = Position::startpos(rules);
-            for _ply in 0..120 {
-                let fast = assert_fast_legality(&mut p);
-                if fast.is_empty() {
-                    break;
-                }
-                p.make(fast[random_index(&mut state, fast.len())]);
-            }
-        }
+        fast_legality_in_games(rules, 10, 120, &mut state);
     }
 }
 

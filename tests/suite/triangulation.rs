@@ -401,7 +401,12 @@ fn random_positions_agree_with_the_model() {
 
 #[test]
 fn counted_leaves_equal_listed_moves() {
-    leaf_counts_agree(V, 8, 80, 0x5DEE_CE66_D1CE_4E5B);
+    leaf_counts_agree(
+        builtin_variants().get(V).expect("built in"),
+        8,
+        80,
+        0x5DEE_CE66_D1CE_4E5B,
+    );
 }
 
 #[test]
@@ -428,43 +433,6 @@ fn perft_file_agrees_with_the_model_at_every_depth() {
         for (d, n) in depths {
             assert_eq!(m.perft(Rule::Triangulation, d), n, "model D{d} of {fen}");
             eprintln!("model agrees: D{d} {n} {fen}");
-        }
-    }
-}
-
-/// Plays random games (special moves preferred) and asserts at every ply that the leaf count
-/// (`count_legal`, which counts the rule module's moves without listing them) equals the
-/// number of listed legal moves.
-fn leaf_counts_agree(variant: &str, games: usize, plies: usize, seed: u64) {
-    let mut state = seed | 1;
-    let mut next = move || {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        state
-    };
-    let rules = builtin_variants().get(variant).expect("built-in variant");
-    for _ in 0..games {
-        let mut p = Position::startpos(rules);
-        for _ in 0..plies {
-            let mut list = MoveList::new();
-            legal_moves(&mut p, &mut list);
-            assert_eq!(count_legal(&mut p), list.len(), "leaf count in {}", p.fen());
-            if list.is_empty() {
-                break;
-            }
-            let specials: Vec<_> = list
-                .iter()
-                .copied()
-                .filter(|m| m.kind() == MoveKind::Special)
-                .collect();
-            let r = next() as usize;
-            let m = if !specials.is_empty() && !r.is_multiple_of(3) {
-                specials[(r >> 2) % specials.len()]
-            } else {
-                list[(r >> 2) % list.len()]
-            };
-            p.make(m);
         }
     }
 }

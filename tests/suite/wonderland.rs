@@ -374,18 +374,8 @@ fn random_positions_agree_with_the_model() {
 
 #[test]
 fn the_legal_list_is_the_tested_list_and_the_count_its_length() {
-    let mut state = 0x2545_F491_4F6C_DD1Du64;
     let rules = builtin_variants().get(V).expect("built in");
-    for _game in 0..8 {
-        let mut p = Position::startpos(rules);
-        for _ply in 0..100 {
-            let fast = assert_fast_legality(&mut p);
-            if fast.is_empty() {
-                break;
-            }
-            p.make(fast[random_index(&mut state, fast.len())]);
-        }
-    }
+    fast_legality_in_games(rules, 8, 100, &mut 0x2545_F491_4F6C_DD1D);
 }
 
 /// The model's perft against every count of tests/perft/wonderland.epd up to `budget`, and

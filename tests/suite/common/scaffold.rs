@@ -47,6 +47,63 @@ pub fn walk_checking_fast_legality(p: &mut Position, plies: usize, state: &mut u
     }
 }
 
+/// Plays `games` random games of up to `plies` from the start of `rules`, checking
+/// [`assert_fast_legality`] at every node; `state` carries the walk on from game to game.
+pub fn fast_legality_in_games(
+    rules: &'static Variant,
+    games: usize,
+    plies: usize,
+    state: &mut u64,
+) {
+    for _ in 0..games {
+        walk_checking_fast_legality(&mut Position::startpos(rules), plies, state);
+    }
+}
+
+/// At every position of random games ([`for_random_positions`]), the leaf count (which counts
+/// the mechanics' moves without listing them where they can) equals the number of listed
+/// legal moves.
+pub fn leaf_counts_agree(rules: &'static Variant, games: usize, plies: usize, seed: u64) {
+    for_random_positions(rules, games, plies, seed, |p| {
+        let mut list = MoveList::new();
+        legal_moves(p, &mut list);
+        assert_eq!(
+            chimera::movegen::count_legal(p),
+            list.len(),
+            "leaf count of {}",
+            p.fen()
+        );
+    });
+}
+
+/// Cross-checks `reading`, another reading of the rules of `variant`, against the model under
+/// `rule` every `every` plies of a random game of `variant` itself (so the positions are
+/// those its games reach).
+pub fn cross_check_reading_along_game(
+    variant: &str,
+    reading: &'static Variant,
+    rule: Rule,
+    plies: usize,
+    every: usize,
+    mut state: u64,
+) {
+    let rules = chimera::rules::builtin_variants()
+        .get(variant)
+        .expect("built in");
+    let mut p = Position::startpos(rules);
+    for ply in 0..plies {
+        if ply % every == 0 {
+            super::cross_check_rules(reading, rule, &p.fen());
+        }
+        let mut list = MoveList::new();
+        legal_moves(&mut p, &mut list);
+        if list.is_empty() {
+            break;
+        }
+        p.make(list[random_index(&mut state, list.len())]);
+    }
+}
+
 /// The largest count a deep model run recomputes: `CHIMERA_MODEL_BUDGET`, else `default`.
 pub fn model_budget(default: u64) -> u64 {
     std::env::var("CHIMERA_MODEL_BUDGET")
