@@ -53,7 +53,8 @@ subcommands:
                        error is kept; --write rewrites the table of a weights.rs
   train  --variant V --data FILE[,FILE...] --out NET [--hidden H] [--epochs E]
           [--batch B] [--rate R] [--final-rate F] [--lambda L] [--scale K]
-          [--validation V] [--seed S] [--threads T] [--mirror true] [--variants INI]
+          [--validation V] [--seed S] [--threads T] [--mirror true] [--init NET]
+          [--variants INI]
                        fit a net (inputs -> H x 2 -> 1, default H 256) to datagen's data
                        (packed or text): target L * sigmoid(score/K) + (1 - L) * result
                        (L default 0.5, K fitted to the results unless given), Adam at
@@ -61,7 +62,10 @@ subcommands:
                        epochs (default 20); the share V (default 0.05) is held out and the
                        net of the best validation epoch is written (after every such epoch);
                        --mirror true also shows each position reflected left to right
-                       (half the time; for rules symmetric that way, such as chess)
+                       (half the time; for rules symmetric that way, such as chess);
+                       --init NET starts from a net (a built-in name such as chess.nnue,
+                       or a file) with the same men, board and hidden size, even one made
+                       for another variant, instead of random weights
   \"genfens N seed S book <None|FILE> [variant V] [plies P] [nodes K]\"
                        OpenBench's opening generation (one argument, as its client passes
                        it): N lines 'info string genfens FEN', each the start (or a random
@@ -697,10 +701,22 @@ fn cmd_tune(args: &[String]) -> Result<(), String> {
     run_tune(rules, &cfg, &mut std::io::stdout())
 }
 
+/// The net `train --init` starts from: a built-in net's name or a net file.
+fn initial_net(name: &str) -> Result<std::sync::Arc<crate::eval::nnue::Network>, String> {
+    use crate::eval::nnue::embedded;
+    match embedded::built_in(name) {
+        Some(net) => net.map_err(|e| format!("--init: built-in net {name}: {e}")),
+        None => embedded::read(std::path::Path::new(name))
+            .map(std::sync::Arc::new)
+            .map_err(|e| format!("--init: {name}: {e}")),
+    }
+}
+
 fn cmd_train(args: &[String]) -> Result<(), String> {
     use crate::tune::train::{load, train, Data, TrainConfig};
-    const ALLOWED: [&str; 15] = [
+    const ALLOWED: [&str; 16] = [
         "--mirror",
+        "--init",
         "--variant",
         "--data",
         "--out",
@@ -740,6 +756,10 @@ fn cmd_train(args: &[String]) -> Result<(), String> {
         seed: number(&map, "--seed", d.seed, 0..=u64::MAX)?,
         threads: number(&map, "--threads", d.threads, 1..=1024)?,
         mirror: number(&map, "--mirror", d.mirror, false..=true)?,
+        init: match map.get("--init") {
+            Some(name) => Some(initial_net(name)?),
+            None => None,
+        },
     };
     let rules = tune_variant(&map)?;
     let mut data: Option<Data> = None;

@@ -57,6 +57,10 @@ pub struct TrainConfig {
     /// epoch): sound where the rules are symmetric that way and the net does not see what
     /// breaks the symmetry (chess: castling rights are not inputs).
     pub mirror: bool,
+    /// A net to start from instead of random weights (`--init`): one of the same inputs (men
+    /// and board) and hidden size, possibly made for another variant, so a variant's net can
+    /// begin with what a related game's net knows.
+    pub init: Option<std::sync::Arc<Network>>,
 }
 
 impl Default for TrainConfig {
@@ -73,6 +77,7 @@ impl Default for TrainConfig {
             seed: 1,
             threads: 1,
             mirror: false,
+            init: None,
         }
     }
 }
@@ -250,6 +255,34 @@ impl Params {
             *w = uniform(out);
         }
         p
+    }
+
+    /// The float weights of the quantised `net` (exactly what it computes), when its inputs
+    /// are those of `layout` and its hidden size is `hidden`.
+    fn from_network(net: &Network, layout: &Layout, hidden: usize) -> Result<Params, String> {
+        if (net.letters.as_str(), net.files, net.ranks)
+            != (layout.letters.as_str(), layout.files, layout.ranks)
+        {
+            return Err(format!(
+                "--init: the net's inputs ({} on {}x{}) are not this variant's ({} on {}x{})",
+                net.letters, net.files, net.ranks, layout.letters, layout.files, layout.ranks
+            ));
+        }
+        if net.hidden != hidden || net.scale != OUTPUT_SCALE {
+            return Err(format!(
+                "--init: the net has {} hidden values and output scale {}, training wants {} \
+                 and {OUTPUT_SCALE} (give --hidden {})",
+                net.hidden, net.scale, hidden, net.hidden
+            ));
+        }
+        let (qa, qb) = (QA as f32, QB as f32);
+        Ok(Params {
+            hidden,
+            ft_w: net.ft_weights.iter().map(|&w| w as f32 / qa).collect(),
+            ft_b: net.ft_bias.iter().map(|&w| w as f32 / qa).collect(),
+            out_w: net.out_weights.iter().map(|&w| w as f32 / qb).collect(),
+            out_b: net.out_bias as f32 / (qa * qb),
+        })
     }
 
     fn len(&self) -> usize {
@@ -529,7 +562,10 @@ pub fn train(
         .num_threads(cfg.threads.max(1))
         .build()
         .map_err(|e| e.to_string())?;
-    let mut p = Params::random(inputs, cfg.hidden, cfg.seed);
+    let mut p = match &cfg.init {
+        Some(net) => Params::from_network(net, &data.layout, cfg.hidden)?,
+        None => Params::random(inputs, cfg.hidden, cfg.seed),
+    };
     let mut adam = Adam {
         m: vec![0.0; p.len()],
         v: vec![0.0; p.len()],
@@ -620,6 +656,33 @@ mod tests {
     use crate::eval::nnue::LoadedNet;
     use crate::rules::builtin_variants;
     use std::sync::Arc;
+
+    /// `--init`: a net read back into float weights quantises to itself, bit for bit, and a
+    /// net of other inputs or another hidden size is refused with the reason.
+    #[test]
+    fn a_net_read_back_as_float_weights_quantises_to_itself() {
+        let chess = builtin_variants().get("chess").expect("chess");
+        let layout = Layout::new(chess).expect("layout");
+        let mut p = Params::random(2 * 6 * 64, 32, 9);
+        p.out_b = -0.37;
+        let net = quantise(&p, &layout);
+        let back = Params::from_network(&net, &layout, 32).expect("same inputs");
+        assert_eq!(quantise(&back, &layout), net);
+        // 007detente has the men and board of chess: a chess net may start its training
+        let detente = builtin_variants().get("007detente").expect("007detente");
+        let detente_layout = Layout::new(detente).expect("layout");
+        assert!(Params::from_network(&net, &detente_layout, 32).is_ok());
+        let err = Params::from_network(&net, &layout, 64)
+            .err()
+            .expect("hidden differs");
+        assert!(err.contains("--hidden 32"), "{err}");
+        let espionage = builtin_variants().get("espionage").expect("espionage");
+        let other = Layout::new(espionage).expect("layout");
+        let err = Params::from_network(&net, &other, 32)
+            .err()
+            .expect("other inputs");
+        assert!(err.contains("not this variant's"), "{err}");
+    }
 
     /// The float forward pass and the quantised engine agree (on weights that lie on the
     /// quantisation grid, to within the engine's integer division), so what the trainer fits
