@@ -410,7 +410,9 @@ fn may_castle(pos: &Position) -> bool {
     })
 }
 
-fn castling_moves(pos: &Position, list: &mut MoveList) {
+/// The castling moves of the side to move that pass every condition but the last test of the
+/// King's destination (made by the legality filter, as for every move).
+pub(crate) fn castling_moves(pos: &Position, list: &mut MoveList) {
     let rules = pos.rules();
     let us = pos.side_to_move();
     let rights = pos.castling_rights() >> (2 * us.index()) & 3;

@@ -30,10 +30,11 @@
 //! modest-proposals-2.md §1.2 here): e.g. Rd1 evicting Pe2 with the pawn sliding e2-e4 over an
 //! empty e3 leaves the target e3.
 
-use crate::geometry::Square;
+use crate::geometry::{Bitboard, Square};
+use crate::movegen::generic::{castling_moves, legal_when_played};
 use crate::moves::{Move, MoveList, MoveText};
 use crate::piece::{Piece, PieceType};
-use crate::position::{EditList, MechanicSpec, Position};
+use crate::position::{EditList, MechanicSpec, Position, ShortcutMasks};
 use crate::rules::{back_ranks, name_before, rights_lost_at};
 
 /// Registration: `specialMoves = eviction`, a mechanic of moves of its own (no settings, no
@@ -49,8 +50,8 @@ pub const SPEC: MechanicSpec = MechanicSpec {
             edits,
             write,
             is_spelling,
-            // a route may spell an ordinary move: moves are merged by effect
-            count_distinct: None,
+            // a route whose effect an ordinary move has is not generated (see `generate`)
+            count_distinct: Some(count_legal),
         }
         .selected(ctx))
     },
@@ -187,11 +188,66 @@ pub fn generate(pos: &Position, list: &mut MoveList) {
                     } else if ta == tb && same_type_has_better(pos, in_check, a, b, d) {
                         continue;
                     }
+                    if equals_castling(pos, a, b, d) {
+                        continue;
+                    }
                     list.push(Move::special(a, b, d.raw() as u32, None));
                 }
             }
         }
     }
+}
+
+/// Whether the eviction `a -> b -> d` ends as a castling move the generator lists does: the
+/// King and the castling Rook on that castling's squares, with the same rights lost. Only an
+/// X-FEN set-up allows it (the Rook starting on the King's castling square, or the King on
+/// the Rook's); the castling is then the move. When the castling is not listed (its path is
+/// attacked, say) the eviction is a move of its own.
+fn equals_castling(pos: &Position, a: Square, b: Square, d: Square) -> bool {
+    let kings = [pos.piece_at(a).kind(), pos.piece_at(b).kind()];
+    if !kings.contains(&PieceType::KING) || pos.castling_rights() == 0 {
+        return false;
+    }
+    let mut castles = MoveList::new();
+    castling_moves(pos, &mut castles);
+    castles.iter().any(|c| {
+        let (king, king_to, rook, rook_to) = (c.from(), c.to(), c.rook_from(), c.rook_to());
+        // A ends on `b`, B on `d`
+        (a == king && b == rook && b == king_to && d == rook_to)
+            || (a == rook && b == king && b == rook_to && d == king_to)
+    })
+}
+
+/// The number of legal evictions, for perft's last ply. Evictions are distinct from every
+/// other move: two men change squares without capturing, which no ordinary move does but
+/// castling, and [`generate`] leaves out the route that equals a listed castling and routes of
+/// one type whose effect an ordinary move or another route has. The occupancy changes as a
+/// move of one man from `a` to `d` would (`b` stays occupied), so the shortcut masks judge a
+/// route without the King exactly; a swap (`d = a`) changes nothing, legal unless in check. A
+/// route with the King, or one the masks cannot judge, is played. `None` without a single
+/// King (the generic count plays every move).
+fn count_legal(pos: &mut Position, masks: &ShortcutMasks) -> Option<usize> {
+    let king = pos.king_square(pos.side_to_move())?;
+    if masks.test_all() {
+        return None;
+    }
+    let in_check = masks.target != Bitboard::FULL;
+    let mut list = MoveList::new();
+    generate(pos, &mut list);
+    Some(
+        list.iter()
+            .filter(|&&m| {
+                let (a, b, d) = (m.from(), m.to(), dest(m));
+                if a == king || b == king || masks.test_from.has(a) || masks.test_to.has(d) {
+                    legal_when_played(pos, m)
+                } else if d == a {
+                    !in_check
+                } else {
+                    masks.target.has(d)
+                }
+            })
+            .count(),
+    )
 }
 
 fn route_edits(pos: &Position, a: Square, b: Square, d: Square, edits: &mut EditList) {

@@ -239,3 +239,47 @@ fn perft_file_agrees_with_the_model() {
         cross_check(V, common::Rule::Eviction, &fen);
     }
 }
+
+/// An X-FEN set-up with the castling Rook on the King's castling square: the eviction
+/// e1g1,g1f1 (King with the Rook's move onto g1, the Rook with the King's move to f1) ends as
+/// O-O does, so it is that move: listed once, as castling. With f1 attacked the castling is
+/// illegal and the eviction, which does not cross f1 as a King in check rules count, is the
+/// move. Every legal move gives a different position, and the leaf count is their number.
+#[test]
+fn an_eviction_that_ends_as_castling_is_the_castling() {
+    let rules = chimera::rules::builtin_variants().get(V).expect("built in");
+    for (fen, kind) in [
+        ("4k3/8/8/8/8/8/8/4K1R1 w G - 0 1", MoveKind::Castling),
+        ("4kr2/8/8/8/8/8/8/4K1R1 w G - 0 1", MoveKind::Special),
+    ] {
+        let mut p = chimera::position::Position::from_fen(rules, fen).expect("FEN");
+        let legal = scaffold::assert_fast_legality(&mut p);
+        let mut results = Vec::new();
+        let mut castled = Vec::new();
+        for &m in legal.iter() {
+            p.make(m);
+            let after = p.fen();
+            p.unmake();
+            if after.starts_with("4k") && after.split(' ').next().unwrap().ends_with("/5RK1") {
+                castled.push(m.kind());
+            }
+            results.push(after);
+        }
+        assert_eq!(castled, vec![kind], "{fen}");
+        let n = results.len();
+        results.sort();
+        results.dedup();
+        assert_eq!(results.len(), n, "two moves with one result in {fen}");
+    }
+}
+
+#[test]
+fn leaf_count_equals_the_list_in_random_games() {
+    let rules = chimera::rules::builtin_variants().get(V).expect("built in");
+    leaf_counts_agree(rules, 8, 80, 0x2545_F491_4F6C_DD1D);
+    fast_legality_in_games(rules, 4, 80, &mut 0x9E37_79B9_7F4A_7C15);
+    for fen in EXTRA {
+        let mut p = chimera::position::Position::from_fen(rules, fen).expect("FEN");
+        walk_checking_fast_legality(&mut p, 60, &mut 0x5DEE_CE66);
+    }
+}

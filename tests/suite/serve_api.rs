@@ -494,7 +494,7 @@ fn a_match_with_serve_shows_its_games_live() {
     let mut child = Command::new(bin)
         .args(["match", "-engine", &format!("cmd={bin}"), "name=A"])
         .args(["-engine", &format!("cmd={bin}"), "name=B"])
-        .args(["-variant", "bracket", "-each", "st=0.04", "-games", "2"])
+        .args(["-variant", "bracket", "-each", "st=0.04", "-games", "50"])
         .args(["-maxmoves", "200", "-serve", "0"])
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
