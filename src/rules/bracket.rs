@@ -33,7 +33,6 @@
 
 use crate::geometry::attacks::line;
 use crate::geometry::{Bitboard, Square};
-use crate::movegen::generic::legal_when_played;
 use crate::moves::{Move, MoveList, MoveText};
 use crate::piece::{Piece, PieceType};
 use crate::position::{EditList, MechanicSpec, Position, ShortcutMasks};
@@ -255,14 +254,7 @@ pub fn generate(pos: &Position, list: &mut MoveList) {
 /// the King (vacating both could open it although neither alone pins). `None` without a
 /// single King (the generic count plays every move).
 fn count_legal(pos: &mut Position, masks: &ShortcutMasks) -> Option<usize> {
-    let king = pos.king_square(pos.side_to_move())?;
-    if masks.test_all() {
-        return None;
-    }
-    let in_check = masks.target != Bitboard::FULL;
-    let mut list = MoveList::new();
-    generate(pos, &mut list);
-    let judged = |m: Move| {
+    super::count_judged(pos, masks, generate, |m, king, in_check| {
         let (o, s) = (m.from(), m.to());
         let (pa, pb) = decode(m);
         // the King's square is in `test_from`: a bracket of the King is always played
@@ -271,13 +263,8 @@ fn count_legal(pos: &mut Position, masks: &ShortcutMasks) -> Option<usize> {
             || masks.test_from.has(s)
             || masks.test_to.has(pa)
             || masks.test_to.has(pb);
-        !tested && !line(king, o).has(s)
-    };
-    Some(
-        list.iter()
-            .filter(|&&m| judged(m) || legal_when_played(pos, m))
-            .count(),
-    )
+        (!tested && !line(king, o).has(s)).then_some(true)
+    })
 }
 
 /// The men put on A's and B's squares: (A afterwards, B afterwards).

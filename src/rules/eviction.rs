@@ -30,8 +30,8 @@
 //! modest-proposals-2.md §1.2 here): e.g. Rd1 evicting Pe2 with the pawn sliding e2-e4 over an
 //! empty e3 leaves the target e3.
 
-use crate::geometry::{Bitboard, Square};
-use crate::movegen::generic::{castling_moves, legal_when_played};
+use crate::geometry::Square;
+use crate::movegen::generic::castling_moves;
 use crate::moves::{Move, MoveList, MoveText};
 use crate::piece::{Piece, PieceType};
 use crate::position::{EditList, MechanicSpec, Position, ShortcutMasks};
@@ -204,17 +204,22 @@ pub fn generate(pos: &Position, list: &mut MoveList) {
 /// the Rook's); the castling is then the move. When the castling is not listed (its path is
 /// attacked, say) the eviction is a move of its own.
 fn equals_castling(pos: &Position, a: Square, b: Square, d: Square) -> bool {
-    let kings = [pos.piece_at(a).kind(), pos.piece_at(b).kind()];
-    if !kings.contains(&PieceType::KING) || pos.castling_rights() == 0 {
-        return false;
-    }
-    let mut castles = MoveList::new();
-    castling_moves(pos, &mut castles);
-    castles.iter().any(|c| {
-        let (king, king_to, rook, rook_to) = (c.from(), c.to(), c.rook_from(), c.rook_to());
-        // A ends on `b`, B on `d`
-        (a == king && b == rook && b == king_to && d == rook_to)
-            || (a == rook && b == king && b == rook_to && d == king_to)
+    let us = pos.side_to_move().index();
+    let rights = pos.castling_rights() >> (2 * us) & 3;
+    let alike = (0..2)
+        .filter(|side| rights >> side & 1 != 0)
+        .find_map(|side| {
+            let c = pos.castle_path(2 * us + side)?.mv;
+            let (king, king_to, rook, rook_to) = (c.from(), c.to(), c.rook_from(), c.rook_to());
+            // A ends on `b`, B on `d`
+            let same = (a == king && b == rook && b == king_to && d == rook_to)
+                || (a == rook && b == king && b == rook_to && d == king_to);
+            same.then_some(c)
+        });
+    alike.is_some_and(|c| {
+        let mut castles = MoveList::new();
+        castling_moves(pos, &mut castles);
+        castles.iter().any(|&listed| listed == c)
     })
 }
 
@@ -227,27 +232,16 @@ fn equals_castling(pos: &Position, a: Square, b: Square, d: Square) -> bool {
 /// route with the King, or one the masks cannot judge, is played. `None` without a single
 /// King (the generic count plays every move).
 fn count_legal(pos: &mut Position, masks: &ShortcutMasks) -> Option<usize> {
-    let king = pos.king_square(pos.side_to_move())?;
-    if masks.test_all() {
-        return None;
-    }
-    let in_check = masks.target != Bitboard::FULL;
-    let mut list = MoveList::new();
-    generate(pos, &mut list);
-    Some(
-        list.iter()
-            .filter(|&&m| {
-                let (a, b, d) = (m.from(), m.to(), dest(m));
-                if a == king || b == king || masks.test_from.has(a) || masks.test_to.has(d) {
-                    legal_when_played(pos, m)
-                } else if d == a {
-                    !in_check
-                } else {
-                    masks.target.has(d)
-                }
-            })
-            .count(),
-    )
+    super::count_judged(pos, masks, generate, |m, king, in_check| {
+        let (a, b, d) = (m.from(), m.to(), dest(m));
+        if a == king || b == king || masks.test_from.has(a) || masks.test_to.has(d) {
+            None
+        } else if d == a {
+            Some(!in_check)
+        } else {
+            Some(masks.target.has(d))
+        }
+    })
 }
 
 fn route_edits(pos: &Position, a: Square, b: Square, d: Square, edits: &mut EditList) {

@@ -179,6 +179,33 @@ impl Mechanic for OwnMoves {
     }
 }
 
+/// Perft's last-ply count of a mechanic's moves, when they are distinct from every other move:
+/// `judge` decides a move from the shortcut masks where it can (`Some(legal)`; it is given the
+/// King's square and whether the side to move is in check), the others are played and tested.
+/// `None` without a single King, or when the masks can judge nothing.
+pub(crate) fn count_judged(
+    pos: &mut Position,
+    masks: &ShortcutMasks,
+    generate: fn(&Position, &mut MoveList),
+    judge: impl Fn(Move, Square, bool) -> Option<bool>,
+) -> Option<usize> {
+    let king = pos.king_square(pos.side_to_move())?;
+    if masks.test_all() {
+        return None;
+    }
+    let in_check = masks.target != Bitboard::FULL;
+    let mut list = MoveList::new();
+    generate(pos, &mut list);
+    Some(
+        list.iter()
+            .filter(|&&m| {
+                judge(m, king, in_check)
+                    .unwrap_or_else(|| crate::movegen::generic::legal_when_played(pos, m))
+            })
+            .count(),
+    )
+}
+
 /// Keeps the moves of `list` for which `keep` holds, in order.
 #[inline]
 pub(crate) fn retain(list: &mut crate::moves::MoveList, mut keep: impl FnMut(Move) -> bool) {
