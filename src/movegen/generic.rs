@@ -14,100 +14,15 @@
 //! keeps the plain test of every move by make / test / unmake as the reference.
 
 use super::LeafJudge;
-use crate::geometry::attacks::{between, bishop_attacks, rook_attacks, TABLES};
+use crate::geometry::attacks::TABLES;
 use crate::geometry::{Bitboard, Color, Square};
 use crate::moves::{Move, MoveKind, MoveList};
-use crate::piece::{PieceType, Ray};
-use crate::position::{types_of, Hooks, Mechanic, Position, ShortcutMasks};
+use crate::piece::PieceType;
+use crate::position::legality::{exposes_when_played, king_step_exposes};
+use crate::position::{types_of, Change, Hooks, Legality, Mechanic, Position};
 use crate::variant::PieceDef;
 
-pub use crate::position::is_attacked;
-
-/// Whether a man of `by` among `men` attacks `sq` when the occupancy is `occ`: the test of
-/// [`is_attacked`] for a board with those men and that occupancy, with each slider lookup done
-/// once for all piece types. For the shortcuts; `is_attacked` stays the plain definition.
-/// `types` must hold the types of all of `men` (see [`types_among`]).
-#[inline]
-fn attacked_by(
-    pos: &Position,
-    sq: Square,
-    by: Color,
-    men: Bitboard,
-    types: u16,
-    occ: Bitboard,
-) -> bool {
-    attacked_from_squares(pos, sq, by, types, occ, |t| pos.kind(t) & men)
-}
-
-/// Whether a man of `by` of one of `types`, standing on the squares `from(t)` gives for its
-/// type `t`, attacks `sq` when the occupancy is `occ` (each slider lookup done once for all
-/// types). The squares need not hold such men: a mechanic's relation may let a man attack
-/// from another man's square (Redeployment's swaps).
-#[inline]
-pub fn attacked_from_squares(
-    pos: &Position,
-    sq: Square,
-    by: Color,
-    types: u16,
-    occ: Bitboard,
-    mut from: impl FnMut(PieceType) -> Bitboard,
-) -> bool {
-    let rules = pos.rules();
-    let mut orth: Option<Bitboard> = None;
-    let mut diag: Option<Bitboard> = None;
-    for t in types_of(types) {
-        let of_type = from(t);
-        if of_type.is_empty() {
-            continue;
-        }
-        let Some(def) = rules.piece(t) else {
-            continue;
-        };
-        let m = &def.moves;
-        if (m.leap_capture_from[by.index()][sq.index()] & of_type).any() {
-            return true;
-        }
-        if m.has_rays() {
-            if m.attacks_from_any(by, of_type, sq, occ, rules.board) {
-                return true;
-            }
-            continue;
-        }
-        let near = if m.no_adjacent_capture {
-            of_type & !TABLES.king[sq.index()]
-        } else {
-            of_type
-        };
-        if let Some(slide) = m.rook_capture {
-            let att = *orth.get_or_insert_with(|| rook_attacks(sq, occ));
-            if (slide.reach(att, sq) & near).any() {
-                return true;
-            }
-        }
-        if let Some(slide) = m.bishop_capture {
-            let att = *diag.get_or_insert_with(|| bishop_attacks(sq, occ));
-            if (slide.reach(att, sq) & near).any() {
-                return true;
-            }
-        }
-    }
-    false
-}
-
-/// [`is_attacked`] with occupancy `occ` instead of the board's, computed the fast way (for
-/// tests of the fast path).
-pub fn attacked_with(pos: &Position, sq: Square, by: Color, occ: Bitboard) -> bool {
-    let men = pos.pieces(by);
-    attacked_by(pos, sq, by, men, types_among(pos, men), occ)
-}
-
-/// The piece types (bit `t` for type `t`) of the men in `men`.
-#[inline]
-fn types_among(pos: &Position, men: Bitboard) -> u16 {
-    types_of(pos.rules().type_mask).fold(0, |acc, t| {
-        acc | (((pos.kind(t) & men).any() as u16) << t.0)
-    })
-}
+pub use crate::position::{attacked_from_squares, attacked_with, is_attacked, legal_when_played};
 
 #[inline]
 fn push_pawn_move(pos: &Position, list: &mut MoveList, from: Square, to: Square) {
@@ -489,216 +404,27 @@ pub fn in_check(pos: &Position) -> bool {
     }
 }
 
-/// Whether the position after a move is illegal for the side that just moved.
-#[inline]
-fn leaves_king_exposed(pos: &Position) -> bool {
-    let rules = pos.rules();
-    let mover = pos.side_to_move().flip();
-    if rules.flying_general {
-        if let (Some(a), Some(b)) = (pos.king_square(Color::White), pos.king_square(Color::Black)) {
-            if a.file() == b.file() && (between(a, b) & pos.occupied()).is_empty() {
-                return true;
-            }
-        }
-    }
-    if !rules.checking {
-        return false;
-    }
-    match pos.king_square(mover) {
-        Some(k) => match pos.mechanics().checker() {
-            Some(c) => c.attacked(pos, k, pos.side_to_move()),
-            None => is_attacked(pos, k, pos.side_to_move()),
-        },
-        None => true,
-    }
-}
-
-/// What one node's legality shortcut needs: a normal move from outside `test_from` is legal
-/// exactly when it lands in `target`; the other moves are played and tested.
-#[derive(Clone, Copy)]
-struct Shortcut {
-    /// Normal moves from these squares are played and tested.
-    test_from: Bitboard,
-    /// Normal moves to these squares are played and tested (squares where a man arriving
-    /// could become the screen of an enemy hopper, or capture one).
-    test_to: Bitboard,
-    /// Where the other normal moves must land: everywhere, or, in check, on the checker or
-    /// between it and the king.
-    target: Bitboard,
-    /// The enemy's piece types ([`types_among`]).
-    enemy_types: u16,
-}
-
-impl Shortcut {
-    /// The shortcut for the side to move: see the module documentation.
-    #[inline]
-    fn new(pos: &Position) -> Shortcut {
-        let enemy_types = types_among(pos, pos.pieces(pos.side_to_move().flip()));
-        let (test_from, target, test_to) = shortcut_masks(pos, enemy_types);
-        Shortcut {
-            test_from,
-            test_to,
-            target,
-            enemy_types,
-        }
-    }
-}
-
-/// `(test_from, target, test_to)` of [`Shortcut`], given the enemy's piece types.
-#[inline]
-fn shortcut_masks(pos: &Position, enemy_types: u16) -> (Bitboard, Bitboard, Bitboard) {
-    const TEST_ALL: (Bitboard, Bitboard, Bitboard) =
-        (Bitboard::FULL, Bitboard::FULL, Bitboard::EMPTY);
-    let rules = pos.rules();
-    let us = pos.side_to_move();
-    let them = us.flip();
-    let occ = pos.occupied();
-    let ours = pos.pieces(us);
-    let mut test = Bitboard::EMPTY;
-    let mut target = Bitboard::FULL;
-    let mut test_to = Bitboard::EMPTY;
-    if rules.flying_general {
-        let (Some(a), Some(b)) = (pos.king_square(Color::White), pos.king_square(Color::Black))
-        else {
-            return TEST_ALL;
-        };
-        if a.file() == b.file() {
-            let screen = between(a, b) & occ;
-            if screen.is_empty() {
-                return TEST_ALL;
-            }
-            if !screen.more_than_one() {
-                test |= screen;
-            }
-        }
-        test |= pos.pieces_of(us, PieceType::KING);
-    }
-    if rules.checking {
-        let Some(k) = pos.king_square(us) else {
-            return TEST_ALL;
-        };
-        // one pass over the enemy types: the checkers (as `attacked_by` finds attackers), the
-        // irregular riders, and the sliders that could pin
-        let theirs = pos.pieces(them);
-        let (orth, diag) = (rook_attacks(k, occ), bishop_attacks(k, occ));
-        let (orth_x, diag_x) = (rook_attacks(k, theirs), bishop_attacks(k, theirs));
-        let mut snipers = Bitboard::EMPTY;
-        let mut checkers = Bitboard::EMPTY;
-        let mut leaping_checkers = Bitboard::EMPTY;
-        let mut hop_lines = Bitboard::EMPTY;
-        for t in types_of(enemy_types) {
-            let men = pos.kind(t) & theirs;
-            let m = &rules.piece(t).expect("type in use").moves;
-            if m.rays.iter().any(|r| r.captures) {
-                // hoppers: only men leaving or reaching the hopper lines through the king
-                // can change a hop attack on it; irregular riders: test everything
-                if m.rays.iter().any(|r| r.captures && !r.hop)
-                    || m.attacks_from_any(them, men, k, occ, rules.board)
-                {
-                    return TEST_ALL;
-                }
-                for ray in m.rays.iter().filter(|r| r.captures) {
-                    // a line without such a hopper on it stays harmless whatever we move
-                    let line = hop_line(ray, them, k, rules.board);
-                    if (line & men).any() {
-                        hop_lines |= line;
-                    }
-                }
-            }
-            let leapers = m.leap_capture_from[them.index()][k.index()] & men;
-            checkers |= leapers;
-            leaping_checkers |= leapers;
-            let near = if m.no_adjacent_capture {
-                men & !TABLES.king[k.index()]
-            } else {
-                men
-            };
-            if let Some(slide) = m.rook_capture {
-                checkers |= slide.reach(orth, k) & near;
-                snipers |= orth_x & men;
-            }
-            if let Some(slide) = m.bishop_capture {
-                checkers |= slide.reach(diag, k) & near;
-                snipers |= diag_x & men;
-            }
-        }
-        if checkers.more_than_one() {
-            return TEST_ALL;
-        }
-        if checkers.any() {
-            // a leaping check is answered only by capturing the checker, a sliding one also by
-            // blocking its line
-            let c = checkers.lsb();
-            target = if leaping_checkers.has(c) {
-                c.bb()
-            } else {
-                c.bb() | between(k, c)
-            };
-        }
-        for s in snipers {
-            let screen = between(k, s) & occ;
-            if !screen.more_than_one() {
-                test |= screen & ours;
-            }
-        }
-        test |= k.bb() | hop_lines;
-        test_to = hop_lines;
-        if rules.promotion_types.contains(&PieceType::KING) {
-            test |= pos.pieces_of(us, PieceType::PAWN);
-        }
-        // a mechanic's check relation widens the ordinary one: it says what more to test
-        if let Some(checker) = pos.mechanics().checker() {
-            let mut masks = ShortcutMasks {
-                test_from: test,
-                test_to,
-                target,
-            };
-            if !checker.shortcut(pos, &mut masks) {
-                return TEST_ALL;
-            }
-            return (masks.test_from, masks.target, masks.test_to);
-        }
-    }
-    (test, target, test_to)
-}
-
-/// The squares from which a hopper's `ray` of colour `by` could reach `k`, or serve it as the
-/// screen: walking from `k` against the ray, within its range.
-#[inline]
-fn hop_line(ray: &Ray, by: Color, k: Square, board: Bitboard) -> Bitboard {
-    let (df, dr) = match by {
-        Color::White => ray.step,
-        Color::Black => (ray.step.0, -ray.step.1),
-    };
-    let mut line = Bitboard::EMPTY;
-    let mut cur = k;
-    let mut steps = 0;
-    while let Some(next) = cur.offset(-df, -dr) {
-        steps += 1;
-        if !board.has(next) || (ray.max != 0 && steps > ray.max) {
-            break;
-        }
-        line |= next.bb();
-        cur = next;
-    }
-    line
-}
-
-/// Whether a pseudo-legal move needs make / test / unmake, given [`Shortcut::test_from`] and
-/// [`Shortcut::test_to`].
+/// Whether a pseudo-legal move needs more than the masks ([`ShortcutMasks::test_from`] and
+/// [`ShortcutMasks::test_to`]) to be judged.
 #[inline(always)]
 fn needs_test(m: Move, test_from: Bitboard, test_to: Bitboard) -> bool {
     m.kind() != MoveKind::Normal || test_from.has(m.from()) || test_to.has(m.to())
 }
 
-/// Whether `m` leaves the mover's king exposed: played and tested, except that a step of the
-/// side's only king is tested on the board as it would be after the move (where the variant's
-/// check relation can be judged so).
+/// Whether `m` leaves the mover's king exposed: a step of the side's only king is tested on
+/// the board as it would be after the move (where the variant's check relation can be judged
+/// so), other moves are judged by what they change ([`Legality::judge`]) where the node allows,
+/// and the rest are played and tested.
 #[inline]
-fn exposes(pos: &mut Position, m: Move, enemy_types: u16) -> bool {
-    if m.kind() == MoveKind::Normal && single_king(pos) == Some(m.from()) {
-        if let Some(exposed) = king_step_exposes(pos, m.from(), m.to(), enemy_types) {
+fn exposes(pos: &mut Position, m: Move, lg: &Legality) -> bool {
+    if m.kind() == MoveKind::Normal && lg.king() == Some(m.from()) {
+        if let Some(exposed) = king_step_exposes(pos, m.from(), m.to(), lg.enemy_types()) {
             return exposed;
+        }
+    }
+    if lg.decides() {
+        if let Some(c) = Change::of_edits(pos, &pos.edits_of(m)) {
+            return lg.judge(pos, &c) == Some(false);
         }
     }
     // a mechanic's check relation may judge the move on the board as it would be after it
@@ -710,57 +436,6 @@ fn exposes(pos: &mut Position, m: Move, enemy_types: u16) -> bool {
         return !legal;
     }
     exposes_when_played(pos, m)
-}
-
-/// The side to move's only king, whose steps are tested on the board as it would be after the
-/// step: `None` without a single king.
-#[inline(always)]
-fn single_king(pos: &Position) -> Option<Square> {
-    let kings = pos.pieces_of(pos.side_to_move(), PieceType::KING);
-    (kings.any() && !kings.more_than_one()).then(|| kings.lsb())
-}
-
-/// Whether the pseudo-legal move `m` is legal under the ordinary rules (the mover's king not
-/// left attacked, under the variant's check relation), by playing it: for mechanics that
-/// judge most of their moves by the shortcut masks ([`crate::position::ShortcutMasks`]).
-pub fn legal_when_played(pos: &mut Position, m: Move) -> bool {
-    !exposes_when_played(pos, m)
-}
-
-/// Plays `m` and tells whether it leaves the mover's king exposed.
-#[inline]
-fn exposes_when_played(pos: &mut Position, m: Move) -> bool {
-    pos.make(m);
-    let bad = leaves_king_exposed(pos);
-    pos.unmake();
-    bad
-}
-
-/// [`leaves_king_exposed`] after the only king of the side to move went from `from` to `to`
-/// (capturing what stood there), computed without playing the move. `enemy_types` holds the
-/// enemy's piece types. `None` when a mechanic's check relation cannot be judged so (the step
-/// is then played).
-fn king_step_exposes(pos: &Position, from: Square, to: Square, enemy_types: u16) -> Option<bool> {
-    let rules = pos.rules();
-    let them = pos.side_to_move().flip();
-    let occ = (pos.occupied() ^ from.bb()) | to.bb();
-    let enemy = pos.pieces(them) & !to.bb();
-    if rules.flying_general {
-        let other = pos.kind(PieceType::KING) & enemy;
-        if other.any() && !other.more_than_one() {
-            let k = other.lsb();
-            if k.file() == to.file() && (between(k, to) & occ).is_empty() {
-                return Some(true);
-            }
-        }
-    }
-    if !rules.checking {
-        return Some(false);
-    }
-    match pos.mechanics().checker() {
-        Some(checker) => checker.attacked_with(pos, to, them, occ, to.bb()),
-        None => Some(attacked_by(pos, to, them, enemy, enemy_types, occ)),
-    }
 }
 
 /// Legal moves, generically: the moves legal under the ordinary rules, less those the
@@ -801,12 +476,13 @@ pub fn data_legal_moves(pos: &mut Position, list: &mut MoveList) {
 /// Appends the legal moves of `pseudo` to `list`, in order.
 #[inline]
 fn keep_legal(pos: &mut Position, pseudo: &MoveList, list: &mut MoveList) {
-    let shortcut = Shortcut::new(pos);
+    let lg = Legality::new(pos);
+    let masks = *lg.masks();
     for &m in pseudo.iter() {
-        let legal = if needs_test(m, shortcut.test_from, shortcut.test_to) {
-            !exposes(pos, m, shortcut.enemy_types)
+        let legal = if needs_test(m, masks.test_from, masks.test_to) {
+            !exposes(pos, m, &lg)
         } else {
-            shortcut.target.has(m.to())
+            masks.target.has(m.to())
         };
         if legal {
             list.push(m);
@@ -867,10 +543,10 @@ pub fn count_passing<J: LeafJudge>(pos: &mut Position, judge: &mut J) -> usize {
         }
         return list.iter().filter(|&&m| judge.passes(pos, m)).count();
     }
-    let shortcut = Shortcut::new(pos);
-    let mut n = count_data_passing(pos, judge, &shortcut);
+    let lg = Legality::new(pos);
+    let mut n = count_data_passing(pos, judge, &lg);
     if let Some(mover) = mover {
-        n += count_own_moves(pos, mover, &shortcut);
+        n += count_own_moves(pos, mover, &lg);
     }
     n
 }
@@ -878,26 +554,23 @@ pub fn count_passing<J: LeafJudge>(pos: &mut Position, judge: &mut J) -> usize {
 /// Number of the legal moves of the kinds the data describes that `judge` passes, counted
 /// without listing where the shortcut allows.
 #[inline]
-fn count_data_passing<J: LeafJudge>(
-    pos: &mut Position,
-    judge: &mut J,
-    shortcut: &Shortcut,
-) -> usize {
+fn count_data_passing<J: LeafJudge>(pos: &mut Position, judge: &mut J, lg: &Legality) -> usize {
+    let masks = lg.masks();
     let mut counter = Counter {
         legal: 0,
-        test_from: shortcut.test_from,
-        test_to: shortcut.test_to,
-        target: shortcut.target,
+        test_from: masks.test_from,
+        test_to: masks.test_to,
+        target: masks.target,
         to_test: MoveList::new(),
-        king: single_king(pos),
-        enemy_types: shortcut.enemy_types,
+        king: lg.king(),
+        enemy_types: lg.enemy_types(),
         judge,
     };
     generate_pseudo(pos, &mut counter);
     // (the counter is not taken apart: that would copy its list)
     let mut n = counter.legal;
     for &m in counter.to_test.iter() {
-        if !exposes(pos, m, shortcut.enemy_types) && (J::ALL || counter.judge.passes(pos, m)) {
+        if !exposes(pos, m, lg) && (J::ALL || counter.judge.passes(pos, m)) {
             n += 1;
         }
     }
@@ -907,20 +580,13 @@ fn count_data_passing<J: LeafJudge>(
 /// Number of the legal moves of a mechanic whose moves are distinct from all others: its own
 /// count, or its moves generated and tested one by one.
 #[inline(never)]
-fn count_own_moves(pos: &mut Position, mover: &dyn Mechanic, shortcut: &Shortcut) -> usize {
-    let masks = ShortcutMasks {
-        test_from: shortcut.test_from,
-        test_to: shortcut.test_to,
-        target: shortcut.target,
-    };
-    if let Some(n) = mover.count_moves(pos, &masks) {
+fn count_own_moves(pos: &mut Position, mover: &dyn Mechanic, lg: &Legality) -> usize {
+    if let Some(n) = mover.count_moves(pos, lg) {
         return n;
     }
     let mut own = MoveList::new();
     mover.generate(pos, &mut own);
-    own.iter()
-        .filter(|&&m| !exposes_when_played(pos, m))
-        .count()
+    own.iter().filter(|&&m| !exposes(pos, m, lg)).count()
 }
 
 /// Keeps one move per resulting position: the canonical spelling (fewest legs, then ASCII).

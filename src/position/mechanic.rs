@@ -15,7 +15,7 @@
 //! [`StateLayout`].
 
 use super::state::StateLayout;
-use super::{EditList, FenError, Position};
+use super::{EditList, FenError, Legality, Position};
 use crate::geometry::{Bitboard, Color, Square};
 use crate::moves::{Move, MoveList, MoveText};
 use crate::piece::MAX_PIECE_TYPES;
@@ -174,12 +174,13 @@ pub trait Mechanic: AsAny + Send + Sync + 'static {
 
     /// The number of its legal moves, for perft's last ply, when it can count them faster than
     /// the generic generator lists and tests them; only asked when [`moves_are_distinct`]
-    /// holds (the leaf count is then the ordinary moves' count plus this). `masks` is the
-    /// generic legality shortcut of the side to move ([`ShortcutMasks`]); a move it cannot
-    /// judge by them it plays and tests (`movegen::generic::legal_when_played`).
+    /// holds (the leaf count is then the ordinary moves' count plus this). `lg` is the node's
+    /// legality facts ([`Legality`]): describe each move as a [`crate::position::Change`] and
+    /// ask [`Legality::judge`]; where it cannot decide, play the move
+    /// ([`crate::position::legal_when_played`]).
     ///
     /// [`moves_are_distinct`]: Mechanic::moves_are_distinct
-    fn count_moves(&self, _pos: &mut Position, _masks: &ShortcutMasks) -> Option<usize> {
+    fn count_moves(&self, _pos: &mut Position, _lg: &Legality) -> Option<usize> {
         None
     }
 
@@ -225,6 +226,15 @@ pub trait Mechanic: AsAny + Send + Sync + 'static {
     /// cannot say, and `m` is played (the default).
     fn judge_ordinary(&self, _pos: &Position, _m: Move) -> Option<bool> {
         None
+    }
+
+    /// Whether its check relation (Hooks::CHECK), as [`Mechanic::attacked_with`] computes it,
+    /// reads only the enemy's men and state, so that any move of the side to move can be judged
+    /// with it before it is played ([`crate::position::Legality::judge`]). A relation that reads
+    /// our men too (whose types a move may change) says `false` (the default): such moves are
+    /// played.
+    fn relation_reads_enemy_only(&self) -> bool {
+        false
     }
 
     /// How its check relation (Hooks::CHECK) widens the generic legality shortcut of the side to

@@ -10,6 +10,7 @@
 
 mod attacks;
 mod fen;
+pub mod legality;
 pub mod mechanic;
 mod null;
 pub mod state;
@@ -17,6 +18,7 @@ pub mod zobrist;
 
 pub use attacks::{is_attacked, types_of};
 pub use fen::FenError;
+pub use legality::{attacked_from_squares, attacked_with, legal_when_played, Change, Legality};
 pub use mechanic::{Hooks, Mechanic, MechanicSpec, Mechanics, ShortcutMasks, Variant};
 pub use state::{Field, SquareField, SquareSetField, StateLayout, MECH_WORDS};
 

@@ -34,7 +34,7 @@ use crate::geometry::attacks::TABLES;
 use crate::geometry::{Bitboard, Color, Square};
 use crate::moves::{Move, MoveList};
 use crate::piece::{Piece, PieceType, MAX_PIECE_TYPES};
-use crate::position::{Hooks, Mechanic, MechanicSpec, Position, ShortcutMasks, StateLayout};
+use crate::position::{Hooks, Legality, Mechanic, MechanicSpec, Position, StateLayout};
 use crate::variant::{IniError, Rules, Section};
 
 /// Registration: `specialMoves = borrow` and its keys.
@@ -352,7 +352,8 @@ impl Mechanic for Borrow {
         true
     }
 
-    fn count_moves(&self, pos: &mut Position, masks: &ShortcutMasks) -> Option<usize> {
+    fn count_moves(&self, pos: &mut Position, lg: &Legality) -> Option<usize> {
+        let masks = lg.masks();
         let us = pos.side_to_move();
         let reach = Borrow::reach(pos, us.flip());
         let rules = pos.rules();

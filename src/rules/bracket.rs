@@ -31,11 +31,10 @@
 //! its second rank to two squares straight ahead, so with `e3` empty it leaves the target `e3`
 //! (BR-7's remark that Bracket never creates a target overlooks this route; ruling 3 decides).
 
-use crate::geometry::attacks::line;
 use crate::geometry::{Bitboard, Square};
 use crate::moves::{Move, MoveList, MoveText};
 use crate::piece::{Piece, PieceType};
-use crate::position::{EditList, MechanicSpec, Position, ShortcutMasks};
+use crate::position::{Change, EditList, Legality, MechanicSpec, Position};
 
 /// Registration: `specialMoves = bracket`, a mechanic of moves of its own (no settings, no
 /// state).
@@ -248,23 +247,26 @@ pub fn generate(pos: &Position, list: &mut MoveList) {
 /// The number of legal bracket moves, for perft's last ply. Bracket moves are distinct from
 /// every other move (two men change squares, and the pair squares are two apart, so no
 /// castling ends alike; two orders with one result are generated once), so they are counted
-/// apart from the ordinary moves. Most are judged by the shortcut masks, as two non-capturing
-/// steps `o -> PA` and `S -> PB`; a move is played and tested when
-/// the masks cannot judge one of the steps, in check, or when `o` and `S` share a line with
-/// the King (vacating both could open it although neither alone pins). `None` without a
-/// single King (the generic count plays every move).
-fn count_legal(pos: &mut Position, masks: &ShortcutMasks) -> Option<usize> {
-    super::count_judged(pos, masks, generate, |m, king, in_check| {
-        let (o, s) = (m.from(), m.to());
-        let (pa, pb) = decode(m);
-        // the King's square is in `test_from`: a bracket of the King is always played
-        let tested = in_check
-            || masks.test_from.has(o)
-            || masks.test_from.has(s)
-            || masks.test_to.has(pa)
-            || masks.test_to.has(pb);
-        (!tested && !line(king, o).has(s)).then_some(true)
-    })
+/// apart from the ordinary moves, each judged from what it changes ([`change`]). `None` when
+/// the node's legality facts cannot decide.
+fn count_legal(pos: &mut Position, lg: &Legality) -> Option<usize> {
+    super::count_judged(pos, lg, generate, |pos, m| change(pos, lg, m))
+}
+
+/// What a bracket does to the board: `o` and `S` are emptied, `PA` and `PB` filled (they were
+/// empty: a bracket never captures); the King, A or B, ends on its pair square. Emptying two
+/// men of one line at once is what the one-man masks cannot see; the judge does.
+fn change(pos: &Position, lg: &Legality, m: Move) -> Change {
+    let (o, s) = (m.from(), m.to());
+    let (pa, pb) = decode(m);
+    let king_to = if lg.king() == Some(o) {
+        Some(pa)
+    } else if lg.king() == Some(s) {
+        Some(pb)
+    } else {
+        None
+    };
+    Change::net(pos, o.bb() | s.bb(), pa.bb() | pb.bb(), king_to)
 }
 
 /// The men put on A's and B's squares: (A afterwards, B afterwards).

@@ -41,14 +41,11 @@
 //! between its King and an enemy slider, or any carom while in check needs the attack test,
 //! done on the occupancy after the move.
 
-use crate::geometry::attacks::{line, queen_attacks};
-use crate::geometry::{Bitboard, Color, Square};
-use crate::movegen::generic::attacked_with;
+use crate::geometry::attacks::line;
+use crate::geometry::{Bitboard, Square};
 use crate::moves::{Move, MoveKind, MoveList, MoveText};
 use crate::piece::{Piece, PieceType};
-use crate::position::{
-    EditList, Hooks, Mechanic, MechanicSpec, Position, ShortcutMasks, StateLayout,
-};
+use crate::position::{EditList, Hooks, Legality, Mechanic, MechanicSpec, Position, StateLayout};
 use crate::rules::relocation::{approach_targets, direction, end_types, promotion, PawnApproach};
 use crate::variant::{IniError, Rules, Section};
 
@@ -107,8 +104,8 @@ impl Mechanic for Carom {
         true
     }
 
-    fn count_moves(&self, pos: &mut Position, _masks: &ShortcutMasks) -> Option<usize> {
-        count_legal(pos)
+    fn count_moves(&self, pos: &mut Position, lg: &Legality) -> Option<usize> {
+        count_legal(pos, lg)
     }
 }
 
@@ -303,69 +300,12 @@ pub fn is_spelling(pos: &Position, m: Move, s: &str) -> bool {
     same && m.promotion_type() == leg.promo && route_ok(pos, o, p, t, leg.promo)
 }
 
-/// What the legality of a one-man move to an empty square needs at one node.
-struct Safety {
-    king: Square,
-    them: Color,
-    occ: Bitboard,
-    /// Every move is tested (in check, or an enemy man attacks along irregular rays or by
-    /// hopping, so a man arriving on `T` could open an attack).
-    test_all: bool,
-    /// Own men that stand first on a line from the King: moving one may expose it.
-    screens: Bitboard,
-}
-
-impl Safety {
-    /// `None` when the variant's legality is not "the one King not attacked".
-    fn new(pos: &Position) -> Option<Safety> {
-        let rules = pos.rules();
-        let us = pos.side_to_move();
-        if !rules.checking || rules.flying_general {
-            return None;
-        }
-        let king = pos.king_square(us)?;
-        let them = us.flip();
-        let occ = pos.occupied();
-        let irregular = rules.piece_types().any(|t| {
-            pos.pieces_of(them, t).any() && rules.piece(t).is_some_and(|d| d.moves.has_rays())
-        });
-        let in_check = attacked_with(pos, king, them, occ);
-        let lines = queen_attacks(king, occ);
-        Some(Safety {
-            king,
-            them,
-            occ,
-            test_all: in_check || irregular,
-            screens: lines & pos.pieces(us),
-        })
+/// The number of legal caroms, counted without listing: each man's ends judged as a move of
+/// that man alone (the pivot stays). `None` where the node's legality facts cannot decide.
+pub fn count_legal(pos: &Position, lg: &Legality) -> Option<usize> {
+    if !lg.decides() {
+        return None;
     }
-
-    /// Whether the man on `o` may go to the empty square `t` without leaving its King attacked.
-    /// `exposed`: whether leaving `o` alone exposes the King (asked only for screens).
-    #[inline]
-    fn safe(&self, pos: &Position, o: Square, t: Square, exposed: &mut Option<bool>) -> bool {
-        let after = (self.occ ^ o.bb()) | t.bb();
-        if o == self.king {
-            return !attacked_with(pos, t, self.them, after);
-        }
-        if !self.test_all {
-            if !self.screens.has(o) {
-                return true;
-            }
-            let open = *exposed
-                .get_or_insert_with(|| attacked_with(pos, self.king, self.them, self.occ ^ o.bb()));
-            if !open {
-                return true;
-            }
-        }
-        !attacked_with(pos, self.king, self.them, after)
-    }
-}
-
-/// The number of legal caroms, counted without listing (`None` where legality is not the
-/// plain King test).
-pub fn count_legal(pos: &Position) -> Option<usize> {
-    let safety = Safety::new(pos)?;
     let rules = pos.rules();
     let us = pos.side_to_move();
     let mut n = 0;
@@ -380,11 +320,7 @@ pub fn count_legal(pos: &Position) -> Option<usize> {
             ends |= leg_targets(pos, man, o, p);
         }
         ends &= !ordinary_targets(pos, man, o);
-        let mut exposed = None;
-        for t in ends {
-            if !safety.safe(pos, o, t, &mut exposed) {
-                continue;
-            }
+        for t in lg.relocation_targets(pos, o, ends) {
             n += if man.kind() == PieceType::PAWN {
                 end_types(pos, man, t).as_slice().len()
             } else {

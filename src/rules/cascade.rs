@@ -62,9 +62,7 @@ use crate::geometry::{Bitboard, Color, Square};
 use crate::movegen::generic;
 use crate::moves::{Move, MoveList, MoveText};
 use crate::piece::{Piece, PieceType};
-use crate::position::{
-    EditList, Hooks, Mechanic, MechanicSpec, Position, ShortcutMasks, StateLayout,
-};
+use crate::position::{EditList, Hooks, Legality, Mechanic, MechanicSpec, Position, StateLayout};
 use crate::rules::rights_lost_at;
 use crate::variant::{generator_is_orthodox, IniError, Rules, Section};
 
@@ -157,7 +155,7 @@ impl Mechanic for Cascade {
         }
     }
 
-    fn count_moves(&self, pos: &mut Position, _masks: &ShortcutMasks) -> Option<usize> {
+    fn count_moves(&self, pos: &mut Position, _lg: &Legality) -> Option<usize> {
         let judge = Judge::new(pos).filter(|_| self.fast)?;
         let mut count = Count { n: 0, judge };
         enumerate(pos, self.stops, &mut count);

@@ -32,9 +32,7 @@ use crate::movegen::generic::legal_when_played;
 use crate::movegen::{in_check, is_attacked};
 use crate::moves::{Move, MoveKind, MoveList, MoveText};
 use crate::piece::{Piece, PieceType};
-use crate::position::{
-    EditList, Hooks, Mechanic, MechanicSpec, Position, ShortcutMasks, StateLayout,
-};
+use crate::position::{EditList, Hooks, Legality, Mechanic, MechanicSpec, Position, StateLayout};
 use crate::variant::{IniError, Rules, Section};
 
 /// The mechanic (no settings, no state).
@@ -188,7 +186,8 @@ impl Mechanic for Castlemania {
     /// `h+d` and `h+2d`, so only a screen on `h` or `l` can uncover the King (if both are the
     /// screens of one line, the castling's line is that line and `h+d`, `h+2d` screen it
     /// again). King-led castlings and those played in check are played and tested.
-    fn count_moves(&self, pos: &mut Position, masks: &ShortcutMasks) -> Option<usize> {
+    fn count_moves(&self, pos: &mut Position, lg: &Legality) -> Option<usize> {
+        let masks = lg.masks();
         let mut n = 0;
         let mut doubtful = MoveList::new();
         let free = masks.target == Bitboard::FULL;

@@ -33,7 +33,9 @@ use crate::geometry::attacks::{bishop_attacks, rook_attacks, TABLES};
 use crate::geometry::{Bitboard, Color, Square};
 use crate::moves::{Move, MoveKind, MoveList};
 use crate::piece::PieceType;
-use crate::position::{Hooks, Mechanic, MechanicSpec, Position, ShortcutMasks, StateLayout};
+use crate::position::{
+    Hooks, Legality, Mechanic, MechanicSpec, Position, ShortcutMasks, StateLayout,
+};
 use crate::variant::{generator_is_orthodox, IniError, Rules, Section};
 
 /// Registration: `specialMoves = cloverleaf` and its rotation direction (CL-3, CL-4).
@@ -504,7 +506,8 @@ impl Mechanic for Cloverleaf {
         });
     }
 
-    fn count_moves(&self, pos: &mut Position, masks: &ShortcutMasks) -> Option<usize> {
+    fn count_moves(&self, pos: &mut Position, lg: &Legality) -> Option<usize> {
+        let masks = lg.masks();
         Some(self.count(pos, masks))
     }
 

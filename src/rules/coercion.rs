@@ -43,7 +43,7 @@ use crate::geometry::{Bitboard, Color, Square};
 use crate::moves::{Move, MoveKind, MoveList, MoveText};
 use crate::piece::{Piece, PieceType};
 use crate::position::{
-    EditList, Hooks, Mechanic, MechanicSpec, Position, ShortcutMasks, StateLayout,
+    EditList, Hooks, Legality, Mechanic, MechanicSpec, Position, ShortcutMasks, StateLayout,
 };
 use crate::variant::{generator_is_orthodox, IniError, Rules, Section};
 
@@ -284,7 +284,7 @@ impl Mechanic for Coercion {
         });
     }
 
-    fn count_moves(&self, pos: &mut Position, _masks: &ShortcutMasks) -> Option<usize> {
+    fn count_moves(&self, pos: &mut Position, _lg: &Legality) -> Option<usize> {
         let men = Men::of(pos);
         let king = pos.king_square(pos.side_to_move());
         let mut n = 0;

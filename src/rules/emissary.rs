@@ -61,7 +61,8 @@ use crate::movegen::{generic, move_to_string};
 use crate::moves::{Move, MoveKind, MoveList, MoveText};
 use crate::piece::{Piece, PieceType, MAX_PIECE_TYPES};
 use crate::position::{
-    EditList, FenError, Field, Hooks, Mechanic, MechanicSpec, Position, ShortcutMasks, StateLayout,
+    EditList, FenError, Field, Hooks, Legality, Mechanic, MechanicSpec, Position, ShortcutMasks,
+    StateLayout,
 };
 use crate::variant::{generator_is_orthodox, IniError, Rules, Section};
 
@@ -564,7 +565,8 @@ impl Mechanic for Emissary {
         }
     }
 
-    fn count_moves(&self, pos: &mut Position, masks: &ShortcutMasks) -> Option<usize> {
+    fn count_moves(&self, pos: &mut Position, lg: &Legality) -> Option<usize> {
+        let masks = lg.masks();
         if !self.fast {
             return None;
         }

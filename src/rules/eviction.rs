@@ -34,7 +34,7 @@ use crate::geometry::Square;
 use crate::movegen::generic::castling_moves;
 use crate::moves::{Move, MoveList, MoveText};
 use crate::piece::{Piece, PieceType};
-use crate::position::{EditList, MechanicSpec, Position, ShortcutMasks};
+use crate::position::{Change, EditList, Legality, MechanicSpec, Position};
 use crate::rules::{back_ranks, name_before, rights_lost_at};
 
 /// Registration: `specialMoves = eviction`, a mechanic of moves of its own (no settings, no
@@ -226,21 +226,21 @@ fn equals_castling(pos: &Position, a: Square, b: Square, d: Square) -> bool {
 /// The number of legal evictions, for perft's last ply. Evictions are distinct from every
 /// other move: two men change squares without capturing, which no ordinary move does but
 /// castling, and [`generate`] leaves out the route that equals a listed castling and routes of
-/// one type whose effect an ordinary move or another route has. The occupancy changes as a
-/// move of one man from `a` to `d` would (`b` stays occupied), so the shortcut masks judge a
-/// route without the King exactly; a swap (`d = a`) changes nothing, legal unless in check. A
-/// route with the King, or one the masks cannot judge, is played. `None` without a single
-/// King (the generic count plays every move).
-fn count_legal(pos: &mut Position, masks: &ShortcutMasks) -> Option<usize> {
-    super::count_judged(pos, masks, generate, |m, king, in_check| {
+/// one type whose effect an ordinary move or another route has. A route empties `a` (unless B
+/// goes there: a swap changes no occupancy) and fills `d`; the King ends on `b` when it is A,
+/// on `d` when it is B. `None` when the node's legality facts cannot decide.
+fn count_legal(pos: &mut Position, lg: &Legality) -> Option<usize> {
+    super::count_judged(pos, lg, generate, |pos, m| {
         let (a, b, d) = (m.from(), m.to(), dest(m));
-        if a == king || b == king || masks.test_from.has(a) || masks.test_to.has(d) {
-            None
-        } else if d == a {
-            Some(!in_check)
+        let king = lg.king();
+        let king_to = if king == Some(a) {
+            Some(b)
+        } else if king == Some(b) {
+            Some(d)
         } else {
-            Some(masks.target.has(d))
-        }
+            None
+        };
+        Change::net(pos, a.bb() | b.bb(), b.bb() | d.bb(), king_to)
     })
 }
 

@@ -41,8 +41,8 @@ use crate::movegen::generic::{attacked_from_squares, legal_when_played};
 use crate::moves::{Move, MoveKind, MoveList, MoveText};
 use crate::piece::{Piece, PieceType};
 use crate::position::{
-    is_attacked, types_of, EditList, Hooks, Mechanic, MechanicSpec, Position, ShortcutMasks,
-    StateLayout,
+    is_attacked, types_of, EditList, Hooks, Legality, Mechanic, MechanicSpec, Position,
+    ShortcutMasks, StateLayout,
 };
 use crate::variant::{generator_is_orthodox, IniError, Rules, Section};
 
@@ -284,7 +284,8 @@ impl Mechanic for Explorer {
         }
     }
 
-    fn count_moves(&self, pos: &mut Position, masks: &ShortcutMasks) -> Option<usize> {
+    fn count_moves(&self, pos: &mut Position, lg: &Legality) -> Option<usize> {
+        let masks = lg.masks();
         Some(self.count(pos, masks))
     }
 

@@ -38,7 +38,7 @@ pub mod wonderland;
 pub use catalog::{builtin_variants, VariantSet};
 
 use crate::moves::{Move, MoveList, MoveText};
-use crate::position::{EditList, Hooks, Mechanic, MechanicSpec, Position, ShortcutMasks};
+use crate::position::{Change, EditList, Hooks, Legality, Mechanic, MechanicSpec, Position};
 use crate::variant::Section;
 
 /// The registered mechanics, in the order their hooks run (a legality filter that keeps moves
@@ -131,7 +131,7 @@ pub(crate) struct OwnMoves {
     /// its moves are distinct from every other move of the position
     /// ([`Mechanic::moves_are_distinct`], [`Mechanic::count_moves`]); `None`: they may share
     /// an effect with another move and are merged.
-    pub count_distinct: Option<fn(&mut Position, &ShortcutMasks) -> Option<usize>>,
+    pub count_distinct: Option<fn(&mut Position, &Legality) -> Option<usize>>,
 }
 
 impl OwnMoves {
@@ -174,34 +174,28 @@ impl Mechanic for OwnMoves {
         self.count_distinct.is_some()
     }
 
-    fn count_moves(&self, pos: &mut Position, masks: &ShortcutMasks) -> Option<usize> {
-        self.count_distinct.and_then(|count| count(pos, masks))
+    fn count_moves(&self, pos: &mut Position, lg: &Legality) -> Option<usize> {
+        self.count_distinct.and_then(|count| count(pos, lg))
     }
 }
 
 /// Perft's last-ply count of a mechanic's moves, when they are distinct from every other move:
-/// `judge` decides a move from the shortcut masks where it can (`Some(legal)`; it is given the
-/// King's square and whether the side to move is in check), the others are played and tested.
-/// `None` without a single King, or when the masks can judge nothing.
+/// each move generated is described by `change` and judged by the node's [`Legality`], without
+/// playing it. `None` when the node's facts cannot decide (the generic count plays the moves).
 pub(crate) fn count_judged(
     pos: &mut Position,
-    masks: &ShortcutMasks,
+    lg: &Legality,
     generate: fn(&Position, &mut MoveList),
-    judge: impl Fn(Move, Square, bool) -> Option<bool>,
+    change: impl Fn(&Position, Move) -> Change,
 ) -> Option<usize> {
-    let king = pos.king_square(pos.side_to_move())?;
-    if masks.test_all() {
+    if !lg.decides() {
         return None;
     }
-    let in_check = masks.target != Bitboard::FULL;
     let mut list = MoveList::new();
     generate(pos, &mut list);
     Some(
         list.iter()
-            .filter(|&&m| {
-                judge(m, king, in_check)
-                    .unwrap_or_else(|| crate::movegen::generic::legal_when_played(pos, m))
-            })
+            .filter(|&&m| lg.judge(pos, &change(pos, m)) == Some(true))
             .count(),
     )
 }

@@ -71,7 +71,7 @@ use crate::movegen::generic::attacked_with;
 use crate::moves::{Move, MoveKind, MoveList, MoveText};
 use crate::piece::{Piece, PieceType, MAX_PIECE_TYPES};
 use crate::position::{
-    types_of, EditList, Hooks, Mechanic, MechanicSpec, Position, ShortcutMasks, StateLayout,
+    types_of, EditList, Hooks, Legality, Mechanic, MechanicSpec, Position, StateLayout,
 };
 use crate::variant::{IniError, Rules, Section};
 
@@ -1126,7 +1126,7 @@ impl Mechanic for Relocate {
         true
     }
 
-    fn count_moves(&self, pos: &mut Position, _masks: &ShortcutMasks) -> Option<usize> {
+    fn count_moves(&self, pos: &mut Position, _lg: &Legality) -> Option<usize> {
         self.count(pos)
     }
 }

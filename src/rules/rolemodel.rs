@@ -34,7 +34,7 @@ use crate::movegen::generic::attacked_from_squares;
 use crate::moves::{Move, MoveKind, MoveList};
 use crate::piece::{PieceType, MAX_PIECE_TYPES};
 use crate::position::{
-    types_of, Hooks, Mechanic, MechanicSpec, Position, ShortcutMasks, StateLayout,
+    types_of, Hooks, Legality, Mechanic, MechanicSpec, Position, ShortcutMasks, StateLayout,
 };
 use crate::variant::{generator_is_orthodox, IniError, Rules, Section};
 
@@ -482,7 +482,7 @@ impl Mechanic for RoleModel {
         self.legal_movers(pos, |m| list.push(m));
     }
 
-    fn count_moves(&self, pos: &mut Position, _masks: &ShortcutMasks) -> Option<usize> {
+    fn count_moves(&self, pos: &mut Position, _lg: &Legality) -> Option<usize> {
         let mut n = 0;
         self.legal_movers(pos, |_| n += 1);
         Some(n)

@@ -49,7 +49,7 @@ use crate::movegen::generic;
 use crate::moves::{Move, MoveKind, MoveList, MoveText};
 use crate::piece::{Piece, PieceType};
 use crate::position::{
-    EditList, Hooks, Mechanic, MechanicSpec, Position, ShortcutMasks, StateLayout,
+    EditList, Hooks, Legality, Mechanic, MechanicSpec, Position, ShortcutMasks, StateLayout,
 };
 use crate::variant::{generator_is_orthodox, IniError, Rules, Section};
 
@@ -325,7 +325,8 @@ impl Mechanic for Slide {
         true
     }
 
-    fn count_moves(&self, pos: &mut Position, masks: &ShortcutMasks) -> Option<usize> {
+    fn count_moves(&self, pos: &mut Position, lg: &Legality) -> Option<usize> {
+        let masks = lg.masks();
         Some(self.count_legal(pos, masks))
     }
 

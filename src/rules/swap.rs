@@ -48,8 +48,8 @@ use crate::movegen::generic::{attacked_from_squares, legal_when_played};
 use crate::moves::{Move, MoveList, MoveText};
 use crate::piece::{Piece, PieceType};
 use crate::position::{
-    types_of, EditList, FenError, Field, Hooks, Mechanic, MechanicSpec, Position, ShortcutMasks,
-    StateLayout,
+    types_of, EditList, FenError, Field, Hooks, Legality, Mechanic, MechanicSpec, Position,
+    ShortcutMasks, StateLayout,
 };
 use crate::variant::{IniError, Rules, Section};
 
@@ -218,7 +218,8 @@ impl Mechanic for Swap {
         true
     }
 
-    fn count_moves(&self, pos: &mut Position, masks: &ShortcutMasks) -> Option<usize> {
+    fn count_moves(&self, pos: &mut Position, lg: &Legality) -> Option<usize> {
+        let masks = lg.masks();
         if self.then_move {
             return Some(self.count_redeployments(pos, masks));
         }
@@ -255,6 +256,11 @@ impl Mechanic for Swap {
 
     fn shortcut(&self, pos: &Position, masks: &mut ShortcutMasks) -> bool {
         self.widen_shortcut(pos, masks)
+    }
+
+    fn relation_reads_enemy_only(&self) -> bool {
+        // RE-4: an enemy man attacks from its own square or a partner's (both theirs)
+        true
     }
 
     fn after_move(&self, pos: &mut Position, m: Move) {

@@ -47,9 +47,7 @@ use crate::geometry::{Bitboard, Color, Square};
 use crate::movegen::generic;
 use crate::moves::{Move, MoveKind, MoveList, MoveText};
 use crate::piece::{Piece, PieceType};
-use crate::position::{
-    EditList, Hooks, Mechanic, MechanicSpec, Position, ShortcutMasks, StateLayout,
-};
+use crate::position::{EditList, Hooks, Legality, Mechanic, MechanicSpec, Position, StateLayout};
 use crate::variant::{generator_is_orthodox, IniError, Rules, Section};
 
 /// Registration: `specialMoves = trailer` and its option `trailerPull`.
@@ -150,7 +148,7 @@ impl Mechanic for Trailer {
         }
     }
 
-    fn count_moves(&self, pos: &mut Position, _masks: &ShortcutMasks) -> Option<usize> {
+    fn count_moves(&self, pos: &mut Position, _lg: &Legality) -> Option<usize> {
         if !self.fast {
             return None;
         }

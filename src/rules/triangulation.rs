@@ -58,9 +58,7 @@ use crate::geometry::{Bitboard, Color, Square};
 use crate::movegen::generic::attacked_with;
 use crate::moves::{Move, MoveKind, MoveList, MoveText};
 use crate::piece::{Piece, PieceType};
-use crate::position::{
-    EditList, Hooks, Mechanic, MechanicSpec, Position, ShortcutMasks, StateLayout,
-};
+use crate::position::{EditList, Hooks, Legality, Mechanic, MechanicSpec, Position, StateLayout};
 use crate::rules::relocation::{end_types, own_first_rank, promo_code, promo_of_code, promotion};
 use crate::rules::{parse_legs, rights_lost_at};
 use crate::variant::{IniError, Rules, Section};
@@ -127,7 +125,7 @@ impl Mechanic for Triangulation {
         true
     }
 
-    fn count_moves(&self, pos: &mut Position, _masks: &ShortcutMasks) -> Option<usize> {
+    fn count_moves(&self, pos: &mut Position, _lg: &Legality) -> Option<usize> {
         self.count_legal(pos)
     }
 }

@@ -42,9 +42,7 @@ use super::relocation::{end_types, promotion};
 use crate::geometry::{Bitboard, Square};
 use crate::moves::{Move, MoveKind, MoveList, MoveText};
 use crate::piece::{Piece, PieceType};
-use crate::position::{
-    EditList, Hooks, Mechanic, MechanicSpec, Position, ShortcutMasks, StateLayout,
-};
+use crate::position::{EditList, Hooks, Legality, Mechanic, MechanicSpec, Position, StateLayout};
 use crate::variant::{generator_is_orthodox, IniError, Rules, Section};
 
 /// Registration: `specialMoves = wonderland` and its options `wonderlandDisplaced` (WO-R1) and
@@ -441,7 +439,7 @@ impl Mechanic for Wonderland {
         }
     }
 
-    fn count_moves(&self, pos: &mut Position, _masks: &ShortcutMasks) -> Option<usize> {
+    fn count_moves(&self, pos: &mut Position, _lg: &Legality) -> Option<usize> {
         if !self.fast || !self.moves_are_distinct() {
             return None;
         }

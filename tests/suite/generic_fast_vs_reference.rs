@@ -7,7 +7,7 @@
 
 use chimera::movegen::generic;
 use chimera::moves::MoveList;
-use chimera::position::Position;
+use chimera::position::{legal_when_played, Change, Legality, Position};
 use chimera::rules::builtin_variants;
 
 const TEST_VARIANTS: &str = "
@@ -51,6 +51,33 @@ castling = false
 startFen = rnbqkr/pppppp/6/6/PPPPPP/RNBQKR w - - 0 1
 ";
 
+/// Compound-move mechanics beside hoppers, irregular riders and the flying general: the
+/// judge's mask tier must stand aside for them.
+const MECHANIC_TEST_VARIANTS: &str = "
+[bracketcannons:bracket]
+customPiece1 = c:mRcpR
+startFen = rnbqkbnr/pppppppp/2c2c2/8/8/2C2C2/PPPPPPPP/RNBQKBNR w KQkq - 0 1
+
+[evictionnightriders:eviction]
+customPiece1 = x:NN
+knight = -
+startFen = rxbqkbxr/pppppppp/8/8/8/8/PPPPPPPP/RXBQKBXR w KQkq - 0 1
+
+[cascadeflying:cascade]
+flyingGeneral = true
+
+[relocatecannons:bump]
+customPiece1 = c:mRcpR
+startFen = rnbqkbnr/pppppppp/2c2c2/8/8/2C2C2/PPPPPPPP/RNBQKBNR w KQkq - 0 1
+
+[trailershortcannons:trailer]
+customPiece1 = c:mR4cpR4
+startFen = rnbqkbnr/pppppppp/2c2c2/8/8/2C2C2/PPPPPPPP/RNBQKBNR w KQkq - 0 1
+
+[caromjadoube:carom]
+noAdjacentCapture = p
+";
+
 /// xorshift64*.
 struct Rng(u64);
 
@@ -68,6 +95,8 @@ fn shortcut_matches_testing_every_move() {
     let mut set = builtin_variants();
     set.load_str("test variants", TEST_VARIANTS)
         .expect("test variants load");
+    set.load_str("mechanic test variants", MECHANIC_TEST_VARIANTS)
+        .expect("mechanic test variants load");
     let mut rng = Rng(0xC0FF_EE15_600D_F00D);
     let mut nodes = 0;
     let names: Vec<String> = set.names().to_vec();
@@ -112,4 +141,62 @@ fn shortcut_matches_testing_every_move() {
         }
     }
     assert!(nodes > 50_000, "only {nodes} nodes compared");
+}
+
+/// The legality judge against playing: at every node of random games, in every built-in variant
+/// and the test variants, every pseudo-legal move of any kind whose change the judge can read
+/// (`Change::of_edits`) is judged as playing it judges, and judged at all wherever the node's
+/// facts say they decide.
+#[test]
+fn judge_agrees_with_playing() {
+    let mut set = builtin_variants();
+    set.load_str("test variants", TEST_VARIANTS)
+        .expect("test variants load");
+    set.load_str("mechanic test variants", MECHANIC_TEST_VARIANTS)
+        .expect("mechanic test variants load");
+    let mut rng = Rng(0x5EED_0F1E_6A11_7E57);
+    let (mut judged, mut special) = (0u64, 0u64);
+    let names: Vec<String> = set.names().to_vec();
+    for name in &names {
+        let rules = set.get(name).expect("loaded");
+        for _game in 0..12 {
+            let mut pos = Position::startpos(rules);
+            for _ply in 0..120 {
+                let lg = Legality::new(&pos);
+                let mut pseudo = MoveList::new();
+                generic::pseudo_moves(&pos, &mut pseudo);
+                if let Some(mover) = pos.mechanics().mover() {
+                    mover.generate(&pos, &mut pseudo);
+                }
+                for &m in pseudo.iter() {
+                    let Some(c) = Change::of_edits(&pos, &pos.edits_of(m)) else {
+                        continue;
+                    };
+                    let verdict = lg.judge(&pos, &c);
+                    assert_eq!(verdict.is_some(), lg.decides(), "[{name}] {}", pos.fen());
+                    if let Some(legal) = verdict {
+                        let played = legal_when_played(&mut pos, m);
+                        assert_eq!(
+                            legal,
+                            played,
+                            "[{name}] {} in {}",
+                            chimera::movegen::move_to_string(&pos, m),
+                            pos.fen()
+                        );
+                        judged += 1;
+                        special += (m.kind() == chimera::moves::MoveKind::Special) as u64;
+                    }
+                }
+                let mut legal = MoveList::new();
+                generic::legal_moves(&mut pos, &mut legal);
+                if legal.is_empty() {
+                    break;
+                }
+                let m = legal[(rng.next() % legal.len() as u64) as usize];
+                pos.make(m);
+            }
+        }
+    }
+    assert!(judged > 1_000_000, "only {judged} moves judged");
+    assert!(special > 100_000, "only {special} compound moves judged");
 }
