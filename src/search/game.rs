@@ -129,6 +129,12 @@ pub trait Game: Clone + Send + Sync {
     /// Static evaluation for each player.
     fn evaluation(&mut self, eval: &EvalParams) -> Utility;
 
+    /// A hash of the pawns of both sides (0 where the game keeps none): the static
+    /// evaluation's error is learnt per pawn structure ([`super::history`]).
+    fn pawn_key(&self) -> u64 {
+        0
+    }
+
     /// Gets ready to evaluate with `eval` from the current position on (a search thread calls
     /// it once before its first move): a game that evaluates with a net sets up its
     /// accumulators here.
@@ -284,6 +290,10 @@ impl OrthodoxGame {
 }
 
 impl Game for OrthodoxGame {
+    #[inline(always)]
+    fn pawn_key(&self) -> u64 {
+        pawn_hash(&self.0)
+    }
     fn move_text(&self, m: Move) -> String {
         move_to_string(&self.0, m).to_string()
     }
@@ -442,6 +452,10 @@ impl VariantGame {
 }
 
 impl Game for VariantGame {
+    #[inline(always)]
+    fn pawn_key(&self) -> u64 {
+        pawn_hash(&self.pos)
+    }
     fn move_text(&self, m: Move) -> String {
         move_to_string(&self.pos, m).to_string()
     }
@@ -622,4 +636,14 @@ mod tests {
             [GameValue::Win, GameValue::Loss, GameValue::Draw]
         );
     }
+}
+
+/// A hash of both sides' pawns (multiplicative: cheap, and well spread in its high bits).
+#[inline(always)]
+fn pawn_hash(pos: &Position) -> u64 {
+    let white = pos.pieces_of(Color::White, PieceType::PAWN).0;
+    let black = pos.pieces_of(Color::Black, PieceType::PAWN).0;
+    (white.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ black.wrapping_mul(0xC2B2_AE3D_27D4_EB4F))
+        .rotate_left(17)
+        .wrapping_mul(0xFF51_AFD7_ED55_8CCD)
 }

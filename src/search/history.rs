@@ -21,6 +21,13 @@ const VICTIMS: usize = 16;
 /// far it still is (the "gravity" that also lets old experience fade).
 const LIMIT: i32 = 16384;
 
+/// The correction history's entry of `player` for pawn structure `pawn_key`.
+#[inline(always)]
+fn correction_index(player: usize, pawn_key: u64) -> usize {
+    (player % CORRECTION_PLAYERS) * CORRECTION_ENTRIES
+        + (pawn_key >> 50) as usize % CORRECTION_ENTRIES
+}
+
 /// The key of a move by man `piece_index` to square `to`.
 #[inline(always)]
 pub fn move_key(piece_index: usize, to: usize) -> u16 {
@@ -40,8 +47,22 @@ fn update(h: &mut i16, bonus: i32) {
     *h = (v + bonus - v * bonus.abs() / LIMIT) as i16;
 }
 
+/// Entries of the correction history per player.
+const CORRECTION_ENTRIES: usize = 16384;
+/// Players the correction history keeps apart (Foreign Policy's three included).
+const CORRECTION_PLAYERS: usize = 4;
+/// A correction entry holds centipawns times this.
+const CORRECTION_GRAIN: i32 = 256;
+/// Weights of a correction update are out of this.
+const CORRECTION_WEIGHT_SCALE: i32 = 256;
+/// A correction stays within this many centipawns.
+const CORRECTION_MAX_CP: i32 = 64;
+
 /// One search thread's tables.
 pub struct Histories {
+    /// The static evaluation's average error per player and pawn structure, learnt from
+    /// the searches' results (centipawns times [`CORRECTION_GRAIN`]).
+    correction: Box<[i32]>,
     quiet: Box<[i16]>,
     capture: Box<[i16]>,
     continuation: Box<[i16]>,
@@ -58,6 +79,7 @@ impl Histories {
     /// Empty tables.
     pub fn new() -> Histories {
         Histories {
+            correction: vec![0; CORRECTION_PLAYERS * CORRECTION_ENTRIES].into_boxed_slice(),
             quiet: vec![0; MOVE_KEYS].into_boxed_slice(),
             capture: vec![0; MOVE_KEYS * VICTIMS].into_boxed_slice(),
             continuation: vec![0; MOVE_KEYS * MOVE_KEYS].into_boxed_slice(),
@@ -67,10 +89,28 @@ impl Histories {
 
     /// Forgets everything.
     pub fn clear(&mut self) {
+        self.correction.fill(0);
         self.quiet.fill(0);
         self.capture.fill(0);
         self.continuation.fill(0);
         self.countermoves.fill(Move::NONE);
+    }
+
+    /// The correction (centipawns) to the static evaluation of `player` in pawn structure
+    /// `pawn_key`.
+    #[inline]
+    pub fn correction(&self, player: usize, pawn_key: u64) -> i32 {
+        self.correction[correction_index(player, pawn_key)] / CORRECTION_GRAIN
+    }
+
+    /// A search at remaining `depth` found `error` centipawns between the node's score and
+    /// its static evaluation: the entry moves towards it, the more the deeper the search.
+    #[inline]
+    pub fn learn_correction(&mut self, player: usize, pawn_key: u64, depth: i32, error: i32) {
+        let e = &mut self.correction[correction_index(player, pawn_key)];
+        let weight = (depth + 1).min(16);
+        let target = error.clamp(-CORRECTION_MAX_CP, CORRECTION_MAX_CP) * CORRECTION_GRAIN;
+        *e = (*e * (CORRECTION_WEIGHT_SCALE - weight) + target * weight) / CORRECTION_WEIGHT_SCALE;
     }
 
     /// The ordering score of a quiet move with key `key`, after moves with keys `before`

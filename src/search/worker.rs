@@ -569,7 +569,12 @@ impl<'a, G: Game> Worker<'a, G> {
         }
 
         let checked = self.pos.in_check();
-        let static_eval = if checked { -INFINITE } else { self.evaluate() };
+        let raw_eval = if checked { -INFINITE } else { self.evaluate() };
+        let static_eval = if checked {
+            raw_eval
+        } else {
+            self.corrected(raw_eval)
+        };
         self.evals[ply] = (static_eval, self.pos.decider());
         let improving = self.improving(ply);
 
@@ -716,10 +721,49 @@ impl<'a, G: Game> Worker<'a, G> {
         } else {
             Bound::Upper
         };
+        if !checked {
+            self.learn_correction(best_move, best, bound, static_eval, raw_eval, depth);
+        }
         self.shared
             .tt
             .store(key, best_move, score_to_tt(best, ply), depth, bound);
         best
+    }
+
+    /// The static evaluation `raw` plus what the correction history learnt of its error in
+    /// this pawn structure, kept short of the mate scores.
+    #[inline]
+    fn corrected(&self, raw: i32) -> i32 {
+        let c = self
+            .hist
+            .correction(self.pos.decider(), self.pos.pawn_key());
+        (raw + c).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
+    }
+
+    /// A search's result teaches the correction history the static evaluation's error,
+    /// where the result is a true score or a bound on the right side of the evaluation, and
+    /// the best move is quiet (a capture's gain is not the evaluation's error).
+    fn learn_correction(
+        &mut self,
+        best_move: Move,
+        best: i32,
+        bound: Bound,
+        static_eval: i32,
+        raw_eval: i32,
+        depth: i32,
+    ) {
+        let quiet = best_move.is_none()
+            || (self.victim_value(best_move).is_none() && best_move.promotion_type().is_none());
+        let informative = match bound {
+            Bound::Lower => best > static_eval,
+            Bound::Upper => best < static_eval,
+            _ => true,
+        };
+        if quiet && informative && best.abs() < MATE_BOUND && !self.stopped {
+            let (player, key) = (self.pos.decider(), self.pos.pawn_key());
+            self.hist
+                .learn_correction(player, key, depth, best - raw_eval);
+        }
     }
 
     /// Whether the static evaluation at `ply` is better for its decider than at the decider's
@@ -902,7 +946,12 @@ impl<'a, G: Game> Worker<'a, G> {
         }
         let checked = self.pos.in_check();
         let mut best = -INFINITE;
-        let stand = if checked { -INFINITE } else { self.evaluate() };
+        let stand = if checked {
+            -INFINITE
+        } else {
+            let raw = self.evaluate();
+            self.corrected(raw)
+        };
         // On an enemy ply the chooser may pick a quiet enemy move: stand pat unless the enemy
         // king is in check and the evasions are forced (A.7.1).
         if !self.pos.alternates() && !checked && self.pos.decider() != self.pos.mover() {
