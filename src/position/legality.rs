@@ -266,6 +266,18 @@ impl Legality {
         self.judge(pos, &Change::net(pos, from.bb(), t.bb(), king_to)) == Some(true)
     }
 
+    /// Whether the pseudo-legal move `m` (of any kind) leaves the King safe: judged from its
+    /// edits where the node decides and the edits move no enemy man, else played.
+    #[inline]
+    pub fn legal_move(&self, pos: &mut Position, m: Move) -> bool {
+        if self.decides {
+            if let Some(c) = Change::of_edits(pos, &pos.edits_of(m)) {
+                return self.judge(pos, &c) == Some(true);
+            }
+        }
+        legal_when_played(pos, m)
+    }
+
     /// Whether `m`, whose change is `c`, leaves the King safe: judged, else played.
     #[inline]
     pub fn legal(&self, pos: &mut Position, m: Move, c: &Change) -> bool {

@@ -65,13 +65,12 @@ use super::relocation::{
     approach_targets, direction, end_types, promo_code, promo_of_code, PawnApproach,
 };
 use super::{effect_of, name_before, parse_legs, rights_lost_at};
-use crate::geometry::attacks::{between, bishop_attacks, rook_attacks};
 use crate::geometry::{Bitboard, Color, Square};
 use crate::movegen::generic::attacked_with;
 use crate::moves::{Move, MoveKind, MoveList, MoveText};
 use crate::piece::{Piece, PieceType, MAX_PIECE_TYPES};
 use crate::position::{
-    types_of, EditList, Hooks, Legality, Mechanic, MechanicSpec, Position, StateLayout,
+    Change, EditList, Hooks, Legality, Mechanic, MechanicSpec, Position, StateLayout,
 };
 use crate::variant::{IniError, Rules, Section};
 
@@ -144,11 +143,6 @@ pub struct Relocate {
     /// Displacement: `back[o][s]`, the square one step back from `s` along the line from `o`
     /// (`o` itself after a leap), 64 if off the board.
     back: Box<[[u8; 64]; 64]>,
-    /// No piece attacks by hopping or along irregular rays: the legality shortcut holds.
-    plain_attacks: bool,
-    /// Types that attack along ranks and files, and along diagonals (pin sources).
-    rook_types: u16,
-    bishop_types: u16,
 }
 
 fn build(
@@ -494,20 +488,11 @@ impl Relocate {
         capture: bool,
     ) -> Relocate {
         let mut steps = Box::new([[[Bitboard(0); 64]; 2]; MAX_PIECE_TYPES]);
-        let mut plain_attacks = true;
-        let (mut rook_types, mut bishop_types) = (0u16, 0u16);
         for t in rules.piece_types() {
             let Some(def) = rules.piece(t) else {
                 continue;
             };
             let m = &def.moves;
-            plain_attacks &= !m.has_rays();
-            if m.rook_capture.is_some() {
-                rook_types |= 1 << t.0;
-            }
-            if m.bishop_capture.is_some() {
-                bishop_types |= 1 << t.0;
-            }
             for color in Color::ALL {
                 for sq in Square::all() {
                     let mut bb = m.leap_quiet[color.index()][sq.index()];
@@ -549,9 +534,6 @@ impl Relocate {
             pawn_backward,
             capture,
             steps,
-            plain_attacks,
-            rook_types,
-            bishop_types,
         }
     }
 
@@ -787,59 +769,15 @@ impl Relocate {
         }
     }
 
-    /// The number of legal relocations (see the module documentation), or `None` when the
-    /// variant's legality is not the plain King test.
-    fn count(&self, pos: &mut Position) -> Option<usize> {
-        let rules = pos.rules();
-        let us = pos.side_to_move();
-        if !rules.checking || rules.flying_general {
+    /// The number of legal relocations (see the module documentation), each judged from what
+    /// it changes; `None` when the node's legality facts cannot decide.
+    fn count(&self, pos: &Position, lg: &Legality) -> Option<usize> {
+        if !lg.decides() {
             return None;
         }
-        let king = pos.king_square(us)?;
-        let in_check = in_check(pos);
-        let mut counter = Counter {
-            n: 0,
-            king,
-            in_check,
-            safe_origins: Bitboard::EMPTY,
-            plain: self.plain_attacks,
-            enemy: pos.pieces(us.flip()),
-            to_play: MoveList::new(),
-        };
-        if !in_check && self.plain_attacks {
-            counter.safe_origins = !self.pin_blockers(pos, king);
-        }
-        self.walk(pos, in_check, &mut counter);
-        let mut n = counter.n;
-        for &m in counter.to_play.iter() {
-            pos.make(m);
-            let k = pos.king_square(us);
-            if k.is_some_and(|k| !crate::movegen::is_attacked(pos, k, us.flip())) {
-                n += 1;
-            }
-            pos.unmake();
-        }
-        Some(n)
-    }
-
-    /// Our men that alone stand between our King and an enemy man attacking along that rank,
-    /// file or diagonal (a superset of the pinned men: ranges are ignored).
-    fn pin_blockers(&self, pos: &Position, king: Square) -> Bitboard {
-        let us = pos.side_to_move();
-        let theirs = pos.pieces(us.flip());
-        let occ = pos.occupied();
-        let of_types =
-            |mask: u16| types_of(mask).fold(Bitboard::EMPTY, |bb, t| bb | pos.kind(t)) & theirs;
-        let snipers = (rook_attacks(king, theirs) & of_types(self.rook_types))
-            | (bishop_attacks(king, theirs) & of_types(self.bishop_types));
-        let mut blockers = Bitboard::EMPTY;
-        for sniper in snipers {
-            let screen = between(king, sniper) & occ;
-            if screen.any() && !screen.more_than_one() {
-                blockers |= screen;
-            }
-        }
-        blockers & pos.pieces(us)
+        let mut counter = Counter { n: 0, lg };
+        self.walk(pos, in_check(pos), &mut counter);
+        Some(counter.n)
     }
 }
 
@@ -918,91 +856,51 @@ impl Sink for Lister<'_> {
     }
 }
 
-/// Counts the legal routes, judging most without playing them.
-struct Counter {
+/// Counts the legal routes, judged by the node's legality facts without playing them. A route
+/// `o -> S -> T` empties `o` (unless B goes there: a swap) and fills or captures on `T`; `S`
+/// stays occupied. Neither man the King, it is the one-man move `o -> T`, so a pair's landing
+/// squares are judged as a set; the King ends on `S` when it is A, on `T` when it is B.
+struct Counter<'a> {
     n: usize,
-    king: Square,
-    in_check: bool,
-    /// Origins from which A's leaving cannot expose the King (empty: judge every route).
-    safe_origins: Bitboard,
-    /// No enemy attacks by hopping or along irregular rays.
-    plain: bool,
-    enemy: Bitboard,
-    /// Routes judged by playing them.
-    to_play: MoveList,
+    lg: &'a Legality,
 }
 
-impl Counter {
-    /// Whether the route is legal, or `None` if it must be played to tell.
+impl Counter<'_> {
+    /// Whether the route `o -> s -> t` leaves the King safe.
     #[inline]
-    fn judge(&self, pos: &Position, r: Route) -> Option<bool> {
-        let us = pos.side_to_move();
-        let king_to = if r.o == self.king {
-            r.s
-        } else if r.s == self.king {
-            r.t
+    fn legal(&self, pos: &Position, o: Square, s: Square, t: Square) -> bool {
+        let king = self.lg.king();
+        let king_to = if king == Some(o) {
+            Some(s)
+        } else if king == Some(s) {
+            Some(t)
         } else {
-            if r.t == r.o && !self.in_check {
-                // both squares stay occupied, so no line opens
-                return Some(true);
-            }
-            self.king
+            None
         };
-        if self.enemy.has(r.t) {
-            return None;
-        }
-        let occ = if r.t == r.o {
-            pos.occupied()
+        let change = Change::net(pos, o.bb() | s.bb(), s.bb() | t.bb(), king_to);
+        self.lg.judge(pos, &change) == Some(true)
+    }
+}
+
+impl Sink for Counter<'_> {
+    fn unique(&mut self, pos: &Position, o: Square, s: Square, _ta: PieceType, ts: Bitboard) {
+        let king = self.lg.king();
+        let legal = if king != Some(o) && king != Some(s) {
+            self.lg.relocation_targets(pos, o, ts)
         } else {
-            pos.occupied().without(r.o) | r.t.bb()
-        };
-        Some(!attacked_with(pos, king_to, us.flip(), occ))
-    }
-
-    /// Whether every route of A `o -> s` that does not move B onto `o` is legal, judged once
-    /// for the pair where the King's square afterwards does not depend on B's landing square:
-    /// with leaping and line-sliding enemies only, B's landing square can only block a line
-    /// (or remove the enemy man standing there), so the King safe with `o` vacated and B
-    /// nowhere stays safe wherever B lands.
-    #[inline]
-    fn all_legal(&self, pos: &Position, o: Square, s: Square) -> bool {
-        if s == self.king || !self.plain {
-            return false;
-        }
-        if o != self.king && self.safe_origins.has(o) {
-            return true;
-        }
-        let king_to = if o == self.king { s } else { self.king };
-        let them = pos.side_to_move().flip();
-        !attacked_with(pos, king_to, them, pos.occupied().without(o))
-    }
-
-    fn tally(&mut self, pos: &Position, r: Route) {
-        match self.judge(pos, r) {
-            Some(legal) => self.n += legal as usize,
-            None => {
-                if let Some(m) = r.to_move(pos) {
-                    self.to_play.push(m);
+            let mut legal = Bitboard::EMPTY;
+            for t in ts {
+                if self.legal(pos, o, s, t) {
+                    legal |= t.bb();
                 }
             }
-        }
-    }
-}
-
-impl Sink for Counter {
-    fn unique(&mut self, pos: &Position, o: Square, s: Square, ta: PieceType, ts: Bitboard) {
-        let b = pos.piece_at(s);
-        if self.all_legal(pos, o, s) {
-            self.n += end_type_count(pos, b, ts);
-            return;
-        }
-        for t in ts {
-            for_each_end_type(pos, b, t, |tb| self.tally(pos, Route { o, s, t, ta, tb }));
-        }
+            legal
+        };
+        self.n += end_type_count(pos, pos.piece_at(s), legal);
     }
 
     fn route(&mut self, pos: &Position, r: Route) {
-        self.tally(pos, r);
+        self.n += self.legal(pos, r.o, r.s, r.t) as usize;
     }
 }
 
@@ -1126,8 +1024,8 @@ impl Mechanic for Relocate {
         true
     }
 
-    fn count_moves(&self, pos: &mut Position, _lg: &Legality) -> Option<usize> {
-        self.count(pos)
+    fn count_moves(&self, pos: &mut Position, lg: &Legality) -> Option<usize> {
+        self.count(pos, lg)
     }
 }
 

@@ -48,7 +48,7 @@ use crate::movegen::generic::{attacked_from_squares, legal_when_played};
 use crate::moves::{Move, MoveList, MoveText};
 use crate::piece::{Piece, PieceType};
 use crate::position::{
-    types_of, EditList, FenError, Field, Hooks, Legality, Mechanic, MechanicSpec, Position,
+    types_of, Change, EditList, FenError, Field, Hooks, Legality, Mechanic, MechanicSpec, Position,
     ShortcutMasks, StateLayout,
 };
 use crate::variant::{IniError, Rules, Section};
@@ -219,13 +219,12 @@ impl Mechanic for Swap {
     }
 
     fn count_moves(&self, pos: &mut Position, lg: &Legality) -> Option<usize> {
-        let masks = lg.masks();
         if self.then_move {
-            return Some(self.count_redeployments(pos, masks));
+            return Some(self.count_redeployments(pos, lg));
         }
-        if !masks.test_all() {
+        if let Some(safe) = lg.judge(pos, &Change::NONE) {
             // a swap changes no occupancy and captures nothing: legal unless in check
-            if masks.target != Bitboard::FULL {
+            if !safe {
                 return Some(0);
             }
             let mut n = 0;
@@ -377,9 +376,11 @@ impl Swap {
         }
     }
 
-    /// The legal redeployments, judged by the shortcut masks where they can be: a redeployment
-    /// changes the occupancy as a move of a man from `y` to `t` would (`x` stays occupied).
-    fn count_redeployments(&self, pos: &mut Position, masks: &ShortcutMasks) -> usize {
+    /// The legal redeployments, judged by the one-man masks where they can be (a redeployment
+    /// changes the occupancy as a move of a man from `y` to `t` would: `x` stays occupied), the
+    /// others by the node's legality facts.
+    fn count_redeployments(&self, pos: &mut Position, lg: &Legality) -> usize {
+        let masks = lg.masks();
         if self.flagged(pos, pos.side_to_move()) {
             return 0;
         }
@@ -402,10 +403,7 @@ impl Swap {
                 }
             }
         });
-        n + doubtful
-            .iter()
-            .filter(|&&m| legal_when_played(pos, m))
-            .count()
+        n + doubtful.iter().filter(|&&m| lg.legal_move(pos, m)).count()
     }
 
     /// The men of `by` that may swap under RE-4, on its first rank: none while `by` may not

@@ -47,18 +47,19 @@
 //! arrives on `e4`.
 //!
 //! Leaf counts ([`Triangulation::count_legal`], the `count_moves` hook) play nothing. Legality: a
-//! triangulation keeps the occupancy and moves no enemy man, so the King's attackers and their
-//! lines stay as they were; a triangulation without the King is legal exactly when the side is
-//! not in check, one with the King when the King's new square is not attacked now. Identity:
+//! triangulation keeps the occupancy and moves no enemy man, so the node's legality facts judge
+//! it by where the King ends: without the King it is legal exactly when the side is not in
+//! check, with the King when the King's new square is not attacked now. Identity:
 //! most routes are told apart without a key (`Class`): three types with no possible rotation
 //! are unique, two types with no castling right or e.p. at stake are one swap of two squares.
 
 use crate::geometry::attacks::TABLES;
 use crate::geometry::{Bitboard, Color, Square};
-use crate::movegen::generic::attacked_with;
 use crate::moves::{Move, MoveKind, MoveList, MoveText};
 use crate::piece::{Piece, PieceType};
-use crate::position::{EditList, Hooks, Legality, Mechanic, MechanicSpec, Position, StateLayout};
+use crate::position::{
+    Change, EditList, Hooks, Legality, Mechanic, MechanicSpec, Position, StateLayout,
+};
 use crate::rules::relocation::{end_types, own_first_rank, promo_code, promo_of_code, promotion};
 use crate::rules::{parse_legs, rights_lost_at};
 use crate::variant::{IniError, Rules, Section};
@@ -125,8 +126,8 @@ impl Mechanic for Triangulation {
         true
     }
 
-    fn count_moves(&self, pos: &mut Position, _lg: &Legality) -> Option<usize> {
-        self.count_legal(pos)
+    fn count_moves(&self, pos: &mut Position, lg: &Legality) -> Option<usize> {
+        self.count_legal(pos, lg)
     }
 }
 
@@ -296,50 +297,46 @@ impl Triangulation {
         key_of_move(pos, route) == key_of_move(pos, m)
     }
 
-    /// The number of legal triangulations, counted without playing them (`None` where legality
-    /// is not the plain King test).
-    pub fn count_legal(&self, pos: &Position) -> Option<usize> {
-        let rules = pos.rules();
-        if !rules.checking || rules.flying_general {
+    /// The number of legal triangulations, counted without playing them (`None` where the
+    /// node's legality facts cannot decide).
+    pub fn count_legal(&self, pos: &Position, lg: &Legality) -> Option<usize> {
+        if !lg.decides() {
             return None;
         }
-        let us = pos.side_to_move();
-        let king = pos.king_square(us)?;
-        let them = us.flip();
-        let occ = pos.occupied();
+        let king = lg.king();
         let reach = Reaches::new(pos);
         let classes = Classifier::new(pos);
-        // asked once a route is found: in check, only the King's routes are legal
-        let mut in_check = None;
+        // asked once a route without the King is found: legal unless in check
+        let mut stays_safe = None;
         // the swapped pairs seen (Class::Swap), a bit set made when first needed
         let mut swaps: Option<[u64; 64]> = None;
-        // the King's destinations tested so far, and those attacked
+        // the King's destinations judged so far, and those attacked
         let (mut tested, mut attacked) = (Bitboard::EMPTY, Bitboard::EMPTY);
         let mut keys = [std::mem::MaybeUninit::<u64>::uninit(); MAX_ROUTES];
         let mut n = 0;
         let mut unique = 0;
         self.for_each_route(pos, &reach, |r| {
-            // the King's new square, if it moves (the occupancy does not change)
-            let to = if r.a == king {
-                r.b
-            } else if r.b == king {
-                r.c
-            } else if r.c == king {
-                r.a
-            } else {
-                king
-            };
-            if to != king {
+            // the occupancy does not change: only where the King ends matters
+            let to = [(r.a, r.b), (r.b, r.c), (r.c, r.a)]
+                .into_iter()
+                .find(|&(from, _)| king == Some(from))
+                .map(|(_, to)| to);
+            if let Some(to) = to {
                 if !tested.has(to) {
                     tested |= to.bb();
-                    if attacked_with(pos, to, them, occ) {
+                    let change = Change {
+                        king_to: Some(to),
+                        ..Change::NONE
+                    };
+                    if lg.judge(pos, &change) != Some(true) {
                         attacked |= to.bb();
                     }
                 }
                 if attacked.has(to) {
                     return;
                 }
-            } else if *in_check.get_or_insert_with(|| attacked_with(pos, king, them, occ)) {
+            } else if !*stays_safe.get_or_insert_with(|| lg.judge(pos, &Change::NONE) == Some(true))
+            {
                 return;
             }
             match classes.classify(pos, &reach, r) {

@@ -573,6 +573,16 @@ impl Game for VariantGame {
     }
 }
 
+/// A hash of both sides' pawns (multiplicative: cheap, and well spread in its high bits).
+#[inline(always)]
+fn pawn_hash(pos: &Position) -> u64 {
+    let white = pos.pieces_of(Color::White, PieceType::PAWN).0;
+    let black = pos.pieces_of(Color::Black, PieceType::PAWN).0;
+    (white.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ black.wrapping_mul(0xC2B2_AE3D_27D4_EB4F))
+        .rotate_left(17)
+        .wrapping_mul(0xFF51_AFD7_ED55_8CCD)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -636,14 +646,4 @@ mod tests {
             [GameValue::Win, GameValue::Loss, GameValue::Draw]
         );
     }
-}
-
-/// A hash of both sides' pawns (multiplicative: cheap, and well spread in its high bits).
-#[inline(always)]
-fn pawn_hash(pos: &Position) -> u64 {
-    let white = pos.pieces_of(Color::White, PieceType::PAWN).0;
-    let black = pos.pieces_of(Color::Black, PieceType::PAWN).0;
-    (white.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ black.wrapping_mul(0xC2B2_AE3D_27D4_EB4F))
-        .rotate_left(17)
-        .wrapping_mul(0xFF51_AFD7_ED55_8CCD)
 }
