@@ -450,8 +450,9 @@ pub fn legal_moves(pos: &mut Position, list: &mut MoveList) {
 pub fn ordinary_legal_moves(pos: &mut Position, list: &mut MoveList) {
     let mover = pos.mechanics().mover();
     if let Some(own) = mover.filter(|m| m.generates_legal()) {
-        data_legal_moves(pos, list);
-        own.generate_legal(pos, list);
+        let lg = Legality::new(pos);
+        data_legal_moves(pos, &lg, list);
+        own.generate_legal(pos, &lg, list);
         return;
     }
     let mut pseudo = MoveList::new();
@@ -459,28 +460,28 @@ pub fn ordinary_legal_moves(pos: &mut Position, list: &mut MoveList) {
     if let Some(mover) = mover {
         mover.generate(pos, &mut pseudo);
     }
-    keep_legal(pos, &pseudo, list);
+    keep_legal(pos, &Legality::new(pos), &pseudo, list);
     if mover.is_some_and(|m| !m.moves_are_distinct()) {
         merge_same_effect(pos, list);
     }
 }
 
 /// The legal moves of the kinds the data describes (pieces, pawns, castling), without the
-/// mechanics' own moves: what a mechanic that lists its own legal moves adds to.
-pub fn data_legal_moves(pos: &mut Position, list: &mut MoveList) {
+/// mechanics' own moves: what a mechanic that lists its own legal moves adds to. `lg` is the
+/// node's legality facts.
+fn data_legal_moves(pos: &mut Position, lg: &Legality, list: &mut MoveList) {
     let mut pseudo = MoveList::new();
     generate_pseudo(pos, &mut pseudo);
-    keep_legal(pos, &pseudo, list);
+    keep_legal(pos, lg, &pseudo, list);
 }
 
 /// Appends the legal moves of `pseudo` to `list`, in order.
 #[inline]
-fn keep_legal(pos: &mut Position, pseudo: &MoveList, list: &mut MoveList) {
-    let lg = Legality::new(pos);
+fn keep_legal(pos: &mut Position, lg: &Legality, pseudo: &MoveList, list: &mut MoveList) {
     let masks = *lg.masks();
     for &m in pseudo.iter() {
         let legal = if needs_test(m, masks.test_from, masks.test_to) {
-            !exposes(pos, m, &lg)
+            !exposes(pos, m, lg)
         } else {
             masks.target.has(m.to())
         };

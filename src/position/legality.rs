@@ -65,6 +65,26 @@ impl Change {
         }
     }
 
+    /// Two of our men move, `a` to `b` and then `c` to `d` (a square one leaves and the other
+    /// reaches stays occupied; an enemy man on `b` or `d` is captured); the King, `king`, ends
+    /// where its leg ends.
+    #[inline]
+    pub fn two_men(
+        pos: &Position,
+        king: Option<Square>,
+        (a, b): (Square, Square),
+        (c, d): (Square, Square),
+    ) -> Change {
+        let king_to = if king == Some(a) {
+            Some(b)
+        } else if king == Some(c) {
+            Some(d)
+        } else {
+            None
+        };
+        Change::net(pos, a.bb() | c.bb(), b.bb() | d.bb(), king_to)
+    }
+
     /// The change of any move, from the edits `make` would apply: `None` when they place or
     /// change an enemy man, or take the King off the board.
     pub fn of_edits(pos: &Position, edits: &EditList) -> Option<Change> {
@@ -114,6 +134,9 @@ pub struct Legality {
     /// Segments between the King and an enemy slider screened by two or more of our men (and
     /// with the flying general, between the Kings): emptying two squares of one can open it.
     screened: Bitboard,
+    /// Our men that alone screen the King from an enemy slider (or the other King, with the
+    /// flying general): every square when the masks judge nothing.
+    pinned: Bitboard,
     /// The enemy's piece types.
     enemy_types: u16,
     /// The side to move's only King.
@@ -131,7 +154,7 @@ impl Legality {
     pub fn new(pos: &Position) -> Legality {
         let rules = pos.rules();
         let enemy_types = types_among(pos, pos.pieces(pos.side_to_move().flip()));
-        let (masks, screened) = shortcut_masks(pos, enemy_types);
+        let (masks, screened, pinned) = shortcut_masks(pos, enemy_types);
         let king = single_king(pos);
         let checker = pos.mechanics().checker();
         let both_kings =
@@ -144,6 +167,7 @@ impl Legality {
         Legality {
             masks,
             screened,
+            pinned,
             enemy_types,
             king,
             quiet,
@@ -167,6 +191,21 @@ impl Legality {
     #[inline(always)]
     pub fn king(&self) -> Option<Square> {
         self.king
+    }
+
+    /// Our men that alone screen the King from an enemy slider under the ordinary relation
+    /// (every square when no single King or an irregular rider or a double check leaves them
+    /// uncomputed): moving one off its line may expose the King.
+    #[inline(always)]
+    pub fn pinned(&self) -> Bitboard {
+        self.pinned
+    }
+
+    /// Whether the King is attacked now (under the relation that decides legality). Only in a
+    /// node that [`Legality::decides`].
+    #[inline]
+    pub fn in_check(&self, pos: &Position) -> bool {
+        self.judge(pos, &Change::NONE) == Some(false)
     }
 
     /// Whether [`Legality::judge`] answers every change in this node. It does unless the side
@@ -407,11 +446,13 @@ fn leaves_king_exposed(pos: &Position) -> bool {
     }
 }
 
-/// The node's masks (see [`ShortcutMasks`]) and the segments screened by two or more of our
-/// men, given the enemy's piece types.
+/// The node's masks (see [`ShortcutMasks`]), the segments screened by two or more of our men
+/// and our men that alone screen the King (every square when the masks judge nothing), given
+/// the enemy's piece types.
 #[inline]
-fn shortcut_masks(pos: &Position, enemy_types: u16) -> (ShortcutMasks, Bitboard) {
-    const TEST_ALL: (ShortcutMasks, Bitboard) = (ShortcutMasks::TEST_ALL, Bitboard::FULL);
+fn shortcut_masks(pos: &Position, enemy_types: u16) -> (ShortcutMasks, Bitboard, Bitboard) {
+    const TEST_ALL: (ShortcutMasks, Bitboard, Bitboard) =
+        (ShortcutMasks::TEST_ALL, Bitboard::FULL, Bitboard::FULL);
     let rules = pos.rules();
     let us = pos.side_to_move();
     let them = us.flip();
@@ -421,6 +462,7 @@ fn shortcut_masks(pos: &Position, enemy_types: u16) -> (ShortcutMasks, Bitboard)
     let mut target = Bitboard::FULL;
     let mut test_to = Bitboard::EMPTY;
     let mut screened = Bitboard::EMPTY;
+    let mut pinned = Bitboard::EMPTY;
     if rules.flying_general {
         let (Some(a), Some(b)) = (pos.king_square(Color::White), pos.king_square(Color::Black))
         else {
@@ -433,6 +475,7 @@ fn shortcut_masks(pos: &Position, enemy_types: u16) -> (ShortcutMasks, Bitboard)
             }
             if !screen.more_than_one() {
                 test |= screen;
+                pinned |= screen & ours;
             } else {
                 screened |= between(a, b);
             }
@@ -505,6 +548,7 @@ fn shortcut_masks(pos: &Position, enemy_types: u16) -> (ShortcutMasks, Bitboard)
             let screen = between(k, s) & occ;
             if !screen.more_than_one() {
                 test |= screen & ours;
+                pinned |= screen & ours;
             } else {
                 screened |= between(k, s);
             }
@@ -522,9 +566,9 @@ fn shortcut_masks(pos: &Position, enemy_types: u16) -> (ShortcutMasks, Bitboard)
                 target,
             };
             if !checker.shortcut(pos, &mut masks) {
-                return TEST_ALL;
+                return (ShortcutMasks::TEST_ALL, Bitboard::FULL, pinned);
             }
-            return (masks, screened);
+            return (masks, screened, pinned);
         }
     }
     let masks = ShortcutMasks {
@@ -532,7 +576,7 @@ fn shortcut_masks(pos: &Position, enemy_types: u16) -> (ShortcutMasks, Bitboard)
         test_to,
         target,
     };
-    (masks, screened)
+    (masks, screened, pinned)
 }
 
 /// The squares from which a hopper's `ray` of colour `by` could reach `k`, or serve it as the
@@ -610,5 +654,56 @@ pub(crate) fn king_step_exposes(
     match pos.mechanics().checker() {
         Some(checker) => checker.attacked_with(pos, to, them, occ, to.bb()),
         None => Some(attacked_by(pos, to, them, enemy, enemy_types, occ)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::builtin_variants;
+
+    fn position(variant: &str, fen: &str) -> Position {
+        Position::from_fen(builtin_variants().get(variant).unwrap(), fen).unwrap()
+    }
+
+    fn sq(s: &str) -> Square {
+        Square::parse(s).unwrap()
+    }
+
+    #[test]
+    fn pinned_men_are_the_only_screens() {
+        // the Knight screens the Rook, the pawn the Bishop; nothing else stands alone
+        let p = position("chess", "4r2k/8/8/8/1b6/4N3/3P4/4K3 w - - 0 1");
+        let lg = Legality::new(&p);
+        assert_eq!(lg.pinned(), sq("e3").bb() | sq("d2").bb());
+        assert!(lg.decides() && !lg.in_check(&p));
+    }
+
+    #[test]
+    fn two_screens_of_one_line_leaving_together_expose_the_king() {
+        // the Knight and the Bishop both stand between the Rook and the King: neither alone
+        // is pinned, but a move emptying both squares (as a Bracket can) opens the file
+        let p = position("chess", "4r2k/8/8/8/4N3/4B3/8/4K3 w - - 0 1");
+        let lg = Legality::new(&p);
+        assert!(lg.pinned().is_empty());
+        let both = Change::net(
+            &p,
+            sq("e4").bb() | sq("e3").bb(),
+            sq("d4").bb() | sq("f4").bb(),
+            None,
+        );
+        assert_eq!(lg.judge(&p, &both), Some(false));
+        let one = Change::net(&p, sq("e4").bb(), sq("d6").bb(), None);
+        assert_eq!(lg.judge(&p, &one), Some(true));
+    }
+
+    #[test]
+    fn a_king_that_moves_is_judged_on_its_new_square() {
+        let p = position("chess", "4r2k/8/8/8/8/8/8/3K4 w - - 0 1");
+        let lg = Legality::new(&p);
+        let onto_file = Change::net(&p, sq("d1").bb(), sq("e1").bb(), Some(sq("e1")));
+        assert_eq!(lg.judge(&p, &onto_file), Some(false));
+        let aside = Change::net(&p, sq("d1").bb(), sq("c2").bb(), Some(sq("c2")));
+        assert_eq!(lg.judge(&p, &aside), Some(true));
     }
 }

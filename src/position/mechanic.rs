@@ -162,8 +162,8 @@ pub trait Mechanic: AsAny + Send + Sync + 'static {
     }
 
     /// Appends its legal moves to `list`, which holds the position's legal ordinary moves (when
-    /// [`Mechanic::generates_legal`]).
-    fn generate_legal(&self, _pos: &mut Position, _list: &mut MoveList) {}
+    /// [`Mechanic::generates_legal`]); `lg` is the node's legality facts.
+    fn generate_legal(&self, _pos: &mut Position, _lg: &Legality, _list: &mut MoveList) {}
 
     /// Whether every move it generates has an effect that no other legal move of the position
     /// has (no ordinary move, none of its own): the generator then skips merging moves by

@@ -259,14 +259,7 @@ fn count_legal(pos: &mut Position, lg: &Legality) -> Option<usize> {
 fn change(pos: &Position, lg: &Legality, m: Move) -> Change {
     let (o, s) = (m.from(), m.to());
     let (pa, pb) = decode(m);
-    let king_to = if lg.king() == Some(o) {
-        Some(pa)
-    } else if lg.king() == Some(s) {
-        Some(pb)
-    } else {
-        None
-    };
-    Change::net(pos, o.bb() | s.bb(), pa.bb() | pb.bb(), king_to)
+    Change::two_men(pos, lg.king(), (o, pa), (s, pb))
 }
 
 /// The men put on A's and B's squares: (A afterwards, B afterwards).

@@ -57,12 +57,15 @@
 //! block).
 
 use super::relocation::{approach_targets, direction, end_types, promotion, PawnApproach};
-use crate::geometry::attacks::{between, bishop_attacks, line, rook_attacks};
+use crate::geometry::attacks::{bishop_attacks, line, rook_attacks};
 use crate::geometry::{Bitboard, Color, Square};
 use crate::movegen::generic;
 use crate::moves::{Move, MoveList, MoveText};
 use crate::piece::{Piece, PieceType};
-use crate::position::{EditList, Hooks, Legality, Mechanic, MechanicSpec, Position, StateLayout};
+use crate::position::{
+    legal_when_played, Change, EditList, Hooks, Legality, Mechanic, MechanicSpec, Position,
+    StateLayout,
+};
 use crate::rules::rights_lost_at;
 use crate::variant::{generator_is_orthodox, IniError, Rules, Section};
 
@@ -144,20 +147,31 @@ impl Mechanic for Cascade {
         self.fast
     }
 
-    fn generate_legal(&self, pos: &mut Position, list: &mut MoveList) {
-        match Judge::new(pos) {
-            Some(judge) => enumerate(pos, self.stops, &mut Legal { list, judge }),
-            None => {
-                let mut pseudo = MoveList::new();
-                enumerate(pos, self.stops, &mut Pseudo(&mut pseudo));
-                keep_played_legal(pos, &pseudo, list);
+    fn generate_legal(&self, pos: &mut Position, lg: &Legality, list: &mut MoveList) {
+        if lg.decides() {
+            enumerate(pos, self.stops, &mut Legal { list, lg });
+            return;
+        }
+        let mut pseudo = MoveList::new();
+        enumerate(pos, self.stops, &mut Pseudo(&mut pseudo));
+        for &m in pseudo.iter() {
+            if legal_when_played(pos, m) {
+                list.push(m);
             }
         }
     }
 
-    fn count_moves(&self, pos: &mut Position, _lg: &Legality) -> Option<usize> {
-        let judge = Judge::new(pos).filter(|_| self.fast)?;
-        let mut count = Count { n: 0, judge };
+    fn count_moves(&self, pos: &mut Position, lg: &Legality) -> Option<usize> {
+        if !self.fast || !lg.decides() {
+            return None;
+        }
+        let (king, in_check) = (lg.king(), lg.in_check(pos));
+        let mut count = Count {
+            n: 0,
+            lg,
+            king,
+            in_check,
+        };
         enumerate(pos, self.stops, &mut count);
         Some(count.n)
     }
@@ -165,94 +179,6 @@ impl Mechanic for Cascade {
 
 /// Payload bit of a leaper's or pawn's chain.
 const CHAIN: u32 = 1 << 12;
-
-/// Appends the moves of `pseudo` that do not leave the mover's King attacked, tested by
-/// make/unmake (for positions the fast judge does not cover).
-fn keep_played_legal(pos: &mut Position, pseudo: &MoveList, list: &mut MoveList) {
-    for &m in pseudo.iter() {
-        pos.make(m);
-        let mover = pos.side_to_move().flip();
-        let bad = pos.rules().checking
-            && match pos.king_square(mover) {
-                Some(k) => crate::movegen::is_attacked(pos, k, pos.side_to_move()),
-                None => true,
-            };
-        pos.unmake();
-        if !bad {
-            list.push(m);
-        }
-    }
-}
-
-// ---------------------------------------------------------------------------------------------
-// Legality without make/unmake
-
-/// What a cascade changes on the board, for judging it without playing it.
-#[derive(Clone, Copy, Debug)]
-struct Change {
-    /// Squares it empties.
-    vacated: Bitboard,
-    /// Empty squares it fills.
-    filled: Bitboard,
-    /// Where the mover's King ends, when it moved.
-    king: Option<Square>,
-    /// The line a slider's train moved along (empty for a chain, which empties only its
-    /// initiator's square).
-    line: Bitboard,
-}
-
-/// The node's facts for judging cascades on orthodox data: the side's King, whether it is in
-/// check, and its men pinned to the King.
-struct Judge {
-    king: Square,
-    them: Color,
-    in_check: bool,
-    pinned: Bitboard,
-}
-
-impl Judge {
-    /// `None` when the side to move has no single King (then moves are played and tested).
-    fn new(pos: &Position) -> Option<Judge> {
-        let us = pos.side_to_move();
-        let king = pos.king_square(us)?;
-        Some(Judge {
-            king,
-            them: us.flip(),
-            in_check: crate::movegen::in_check(pos),
-            pinned: pinned(pos, king, us),
-        })
-    }
-
-    /// Whether the cascade leaves the King unattacked.
-    #[inline]
-    fn legal(&self, pos: &Position, ch: &Change) -> bool {
-        if self.in_check || ch.king.is_some() || ch.line.has(self.king) {
-            let k = ch.king.unwrap_or(self.king);
-            let occ = (pos.occupied() & !ch.vacated) | ch.filled;
-            return !generic::attacked_with(pos, k, self.them, occ);
-        }
-        (ch.vacated & self.pinned).is_empty()
-    }
-}
-
-/// Men of `us` that alone stand between their King on `k` and an enemy slider (orthodox men).
-#[inline]
-pub(crate) fn pinned(pos: &Position, k: Square, us: Color) -> Bitboard {
-    let theirs = pos.pieces(us.flip());
-    let queens = pos.kind(PieceType::QUEEN);
-    let rooks = (pos.kind(PieceType::ROOK) | queens) & theirs;
-    let bishops = (pos.kind(PieceType::BISHOP) | queens) & theirs;
-    let snipers = (rook_attacks(k, theirs) & rooks) | (bishop_attacks(k, theirs) & bishops);
-    let occ = pos.occupied();
-    let mut out = Bitboard::EMPTY;
-    for s in snipers {
-        let screen = between(k, s) & occ;
-        if !screen.more_than_one() {
-            out |= screen & pos.pieces(us);
-        }
-    }
-    out
-}
 
 // ---------------------------------------------------------------------------------------------
 // Generation
@@ -296,28 +222,30 @@ impl Sink for Pseudo<'_> {
 /// The legal cascades.
 struct Legal<'a> {
     list: &'a mut MoveList,
-    judge: Judge,
+    lg: &'a Legality,
 }
 
 impl Sink for Legal<'_> {
     #[inline]
     fn add(&mut self, pos: &Position, base: Move, ends: &[PieceType], own: PieceType, ch: &Change) {
-        if self.judge.legal(pos, ch) {
+        if self.lg.judge(pos, ch) == Some(true) {
             each_move(base, ends, own, |m| self.list.push(m));
         }
     }
 }
 
 /// The number of legal cascades.
-struct Count {
+struct Count<'a> {
     n: usize,
-    judge: Judge,
+    lg: &'a Legality,
+    king: Option<Square>,
+    in_check: bool,
 }
 
-impl Sink for Count {
+impl Sink for Count<'_> {
     #[inline]
     fn add(&mut self, pos: &Position, _: Move, ends: &[PieceType], _: PieceType, ch: &Change) {
-        if self.judge.legal(pos, ch) {
+        if self.lg.judge(pos, ch) == Some(true) {
             self.n += ends.len();
         }
     }
@@ -329,18 +257,21 @@ impl Sink for Count {
     fn line(&mut self, pos: &Position, o: Square, first: Square, max: u8, stops: bool) {
         let d = direction(o, first);
         let l = Line::new(pos, o, d);
-        let j = &self.judge;
-        let on_line = line(o, first).has(j.king);
+        let on_line = self.king.is_some_and(|k| line(o, first).has(k));
         let mut men = o.bb();
         for &f in &l.friends[..l.nf] {
             men |= l.sq[f as usize].bb();
         }
-        if j.in_check || max != 0 || (!on_line && (men & j.pinned).any()) {
+        if self.in_check
+            || self.king.is_none()
+            || max != 0
+            || (!on_line && (men & self.lg.pinned()).any())
+        {
             slide_cascades(pos, o, first, max, stops, self);
             return;
         }
-        let king = (0..l.nf).find(|&k| l.sq[l.friends[k] as usize] == j.king);
-        let them = j.them;
+        let king = (0..l.nf).find(|&k| Some(l.sq[l.friends[k] as usize]) == self.king);
+        let them = pos.side_to_move().flip();
         let safe = |u: usize, front: bool| king_safe(pos, o, &l, u, front, them);
         self.n += count_trains(pos, &l, d, stops, king, safe);
     }
@@ -501,10 +432,10 @@ fn chain<S: Sink>(pos: &Position, o: Square, s1: Square, w: (i8, i8), sink: &mut
             return;
         }
         let ch = Change {
-            vacated: o.bb(),
-            filled: next.bb(),
-            king,
-            line: Bitboard::EMPTY,
+            empties: o.bb(),
+            fills: next.bb(),
+            captured: Bitboard::EMPTY,
+            king_to: king,
         };
         sink.add(
             pos,
@@ -599,13 +530,7 @@ fn slide_cascades<S: Sink>(
         if !stands_as_is(pos, initiator, t) {
             continue;
         }
-        let train = Train {
-            o,
-            d,
-            l: &l,
-            ti,
-            line: line(o, t),
-        };
+        let train = Train { o, d, l: &l, ti };
         let king = (initiator.kind() == PieceType::KING).then_some(t);
         train.push(pos, 0, ti, 0, o.bb(), t.bb(), king, sink);
     }
@@ -618,8 +543,6 @@ struct Train<'a> {
     l: &'a Line,
     /// The initiator's final index.
     ti: usize,
-    /// The whole line through `o` and the initiator's final square.
-    line: Bitboard,
 }
 
 impl Train<'_> {
@@ -666,10 +589,10 @@ impl Train<'_> {
                 continue;
             }
             let ch = Change {
-                vacated: before & !after,
-                filled: after & !before,
-                king,
-                line: self.line,
+                empties: before & !after,
+                fills: after & !before,
+                captured: Bitboard::EMPTY,
+                king_to: king,
             };
             let base = Move::special(self.o, l.sq[self.ti], mask, None);
             sink.add(pos, base, ends.as_slice(), man.kind(), &ch);
@@ -824,20 +747,5 @@ pub fn write(pos: &Position, m: Move, out: &mut MoveText) {
         if man != pos.piece_at(from) {
             out.push(pos.rules().letter(man.kind()));
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::rules::builtin_variants;
-
-    #[test]
-    fn pinned_men_are_the_only_screens() {
-        let rules = builtin_variants().get("chess").unwrap();
-        let p = Position::from_fen(rules, "4r2k/8/8/8/1b6/4N3/3P4/4K3 w - - 0 1").unwrap();
-        let k = Square::parse("e1").unwrap();
-        let expect = Square::parse("e3").unwrap().bb() | Square::parse("d2").unwrap().bb();
-        assert_eq!(pinned(&p, k, Color::White), expect);
     }
 }

@@ -493,7 +493,7 @@ impl Mechanic for Cloverleaf {
         true
     }
 
-    fn generate_legal(&self, pos: &mut Position, list: &mut MoveList) {
+    fn generate_legal(&self, pos: &mut Position, _lg: &Legality, list: &mut MoveList) {
         let p: &Position = pos;
         let masks = self.masks(p);
         self.each_man(p, |_, from, dests| {

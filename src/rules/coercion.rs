@@ -273,7 +273,7 @@ impl Mechanic for Coercion {
         true
     }
 
-    fn generate_legal(&self, pos: &mut Position, list: &mut MoveList) {
+    fn generate_legal(&self, pos: &mut Position, _lg: &Legality, list: &mut MoveList) {
         let men = Men::of(pos);
         let us = pos.side_to_move();
         let king = pos.king_square(us);

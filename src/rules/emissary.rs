@@ -554,7 +554,7 @@ impl Mechanic for Emissary {
         self.fast
     }
 
-    fn generate_legal(&self, pos: &mut Position, list: &mut MoveList) {
+    fn generate_legal(&self, pos: &mut Position, _lg: &Legality, list: &mut MoveList) {
         let judge = Judge::new(pos, None);
         let mut own = MoveList::new();
         self.each_move(pos, |m| own.push(m));

@@ -232,15 +232,7 @@ fn equals_castling(pos: &Position, a: Square, b: Square, d: Square) -> bool {
 fn count_legal(pos: &mut Position, lg: &Legality) -> Option<usize> {
     super::count_judged(pos, lg, generate, |pos, m| {
         let (a, b, d) = (m.from(), m.to(), dest(m));
-        let king = lg.king();
-        let king_to = if king == Some(a) {
-            Some(b)
-        } else if king == Some(b) {
-            Some(d)
-        } else {
-            None
-        };
-        Change::net(pos, a.bb() | b.bb(), b.bb() | d.bb(), king_to)
+        Change::two_men(pos, lg.king(), (a, b), (b, d))
     })
 }
 

@@ -270,10 +270,10 @@ impl Mechanic for Explorer {
         self.fast
     }
 
-    fn generate_legal(&self, pos: &mut Position, list: &mut MoveList) {
+    fn generate_legal(&self, pos: &mut Position, lg: &Legality, list: &mut MoveList) {
         let mut own = MoveList::new();
         self.generate(pos, &mut own);
-        let masks = self.legal_masks(pos);
+        let masks = self.legal_masks(pos, lg);
         for &m in own.iter() {
             let sure = masks.is_some_and(|k| {
                 m.payload() & CAPTURED == 0 && !k.test_from.has(m.from()) && !k.test_to.has(m.to())
@@ -523,14 +523,14 @@ impl Explorer {
     /// not in check: a continuation (changing the occupancy as a move from `a` to `c`) is legal
     /// unless `a` is pinned or in `test_from`, or `c` in `test_to`, of the widened masks.
     /// `None`: every move must be played and tested.
-    fn legal_masks(&self, pos: &Position) -> Option<ShortcutMasks> {
+    fn legal_masks(&self, pos: &Position, lg: &Legality) -> Option<ShortcutMasks> {
         let us = pos.side_to_move();
         let k = pos.king_square(us)?;
         if is_attacked(pos, k, us.flip()) {
             return None;
         }
         let mut masks = ShortcutMasks {
-            test_from: super::cascade::pinned(pos, k, us) | k.bb(),
+            test_from: lg.pinned() | k.bb(),
             test_to: Bitboard::EMPTY,
             target: Bitboard::FULL,
         };

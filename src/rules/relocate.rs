@@ -869,15 +869,7 @@ impl Counter<'_> {
     /// Whether the route `o -> s -> t` leaves the King safe.
     #[inline]
     fn legal(&self, pos: &Position, o: Square, s: Square, t: Square) -> bool {
-        let king = self.lg.king();
-        let king_to = if king == Some(o) {
-            Some(s)
-        } else if king == Some(s) {
-            Some(t)
-        } else {
-            None
-        };
-        let change = Change::net(pos, o.bb() | s.bb(), s.bb() | t.bb(), king_to);
+        let change = Change::two_men(pos, self.lg.king(), (o, s), (s, t));
         self.lg.judge(pos, &change) == Some(true)
     }
 }

@@ -478,7 +478,7 @@ impl Mechanic for RoleModel {
         true
     }
 
-    fn generate_legal(&self, pos: &mut Position, list: &mut MoveList) {
+    fn generate_legal(&self, pos: &mut Position, _lg: &Legality, list: &mut MoveList) {
         self.legal_movers(pos, |m| list.push(m));
     }
 

@@ -334,7 +334,7 @@ impl Mechanic for Slide {
         true
     }
 
-    fn generate_legal(&self, pos: &mut Position, list: &mut MoveList) {
+    fn generate_legal(&self, pos: &mut Position, _lg: &Legality, list: &mut MoveList) {
         let mut own = MoveList::new();
         self.generate(pos, &mut own);
         let king = single_king(pos);

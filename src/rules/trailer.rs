@@ -34,20 +34,23 @@
 //! same squares the other way round, against the direction of the pull), so it has one
 //! spelling and is generated once.
 //!
-//! Legality without make/unmake (orthodox data): when the side is not in check, the mover is
-//! not pinned, not the King and not capturing en passant, the King is not pulled and not on the
-//! line of the move, the base move is legal and the pull exposes the King exactly when the
-//! pulled man is pinned (a line through the King meets the move's line once, and only the
-//! pulled man's square is emptied there). The other pulled moves are played and tested.
+//! Legality is the node's legality toolkit's (`Legality`), and counting at perft's last ply
+//! (orthodox data) shortens it further: when the side is not in check, the mover is not pinned,
+//! not the King and not capturing en passant, and the King is not pulled and not on the line
+//! of the move, the base move is legal and the pull exposes the King exactly when the pulled
+//! man is pinned (a line through the King meets the move's line once, and only the pulled
+//! man's square is emptied there), so a direction's pulls are counted at once. The other pulled
+//! moves are judged one by one from what they change.
 
-use super::cascade::pinned;
 use super::relocation::end_types;
-use crate::geometry::attacks::{bishop_attacks, line, rook_attacks, TABLES};
-use crate::geometry::{Bitboard, Color, Square};
+use crate::geometry::attacks::{line, TABLES};
+use crate::geometry::Square;
 use crate::movegen::generic;
 use crate::moves::{Move, MoveKind, MoveList, MoveText};
 use crate::piece::{Piece, PieceType};
-use crate::position::{EditList, Hooks, Legality, Mechanic, MechanicSpec, Position, StateLayout};
+use crate::position::{
+    Change, EditList, Hooks, Legality, Mechanic, MechanicSpec, Position, StateLayout,
+};
 use crate::variant::{generator_is_orthodox, IniError, Rules, Section};
 
 /// Registration: `specialMoves = trailer` and its option `trailerPull`.
@@ -133,29 +136,27 @@ impl Mechanic for Trailer {
         self.fast
     }
 
-    fn generate_legal(&self, pos: &mut Position, list: &mut MoveList) {
-        let judge = Judge::new(pos);
+    fn generate_legal(&self, pos: &mut Position, lg: &Legality, list: &mut MoveList) {
         let mut bases = MoveList::new();
         generic::pseudo_moves(pos, &mut bases);
         for &base in bases.iter() {
             let pulls = self.pulls(pos, base);
             for &(c, _) in pulls.as_slice() {
                 let m = pulled(base, c);
-                if judge.legal(pos, m) {
+                if lg.legal_move(pos, m) {
                     list.push(m);
                 }
             }
         }
     }
 
-    fn count_moves(&self, pos: &mut Position, _lg: &Legality) -> Option<usize> {
-        if !self.fast {
+    fn count_moves(&self, pos: &mut Position, lg: &Legality) -> Option<usize> {
+        if !self.fast || !lg.decides() {
             return None;
         }
-        let judge = Judge::new(pos);
-        let pulls = match judge.king {
-            Some(king) if !judge.in_check => self.count_quiet(pos, &judge, king),
-            _ => self.count_listed(pos, &judge),
+        let pulls = match lg.king() {
+            Some(king) if !lg.in_check(pos) => self.count_quiet(pos, lg, king),
+            _ => self.count_listed(pos, lg),
         };
         Some(pulls)
     }
@@ -302,14 +303,14 @@ impl Trailer {
 
 impl Trailer {
     /// The number of legal pulled moves, from the list of pseudo-legal base moves.
-    fn count_listed(&self, pos: &mut Position, judge: &Judge) -> usize {
+    fn count_listed(&self, pos: &mut Position, lg: &Legality) -> usize {
         let mut bases = MoveList::new();
         generic::pseudo_moves(pos, &mut bases);
         let mut n = 0;
         for &base in bases.iter() {
             let pulls = self.pulls(pos, base);
             for &(c, _) in pulls.as_slice() {
-                n += judge.legal(pos, pulled(base, c)) as usize;
+                n += lg.legal_move(pos, pulled(base, c)) as usize;
             }
         }
         n
@@ -318,7 +319,7 @@ impl Trailer {
     /// [`Trailer::count_listed`] for a side not in check, with its King on `king` (orthodox
     /// men): per man and direction, every destination along the direction sharing the men
     /// behind, judged at once where the module notes allow.
-    fn count_quiet(&self, pos: &mut Position, judge: &Judge, king: Square) -> usize {
+    fn count_quiet(&self, pos: &mut Position, lg: &Legality, king: Square) -> usize {
         let rules = pos.rules();
         let us = pos.side_to_move();
         let own = pos.pieces(us);
@@ -327,11 +328,11 @@ impl Trailer {
         for a in own {
             let t = pos.piece_at(a).kind();
             if t == PieceType::KNIGHT {
-                n += self.count_knight(pos, judge, king, a);
+                n += self.count_knight(pos, lg, king, a);
                 continue;
             }
             if t == PieceType::PAWN {
-                n += self.count_pawn(pos, judge, king, a);
+                n += self.count_pawn(pos, lg, king, a);
                 continue;
             }
             let Some(def) = rules.piece(t) else {
@@ -359,7 +360,7 @@ impl Trailer {
                     }
                     cur = b;
                 }
-                n += self.count_line(pos, judge, king, a, u, k_max, 1);
+                n += self.count_line(pos, lg, king, a, u, k_max, 1);
             }
         }
         n
@@ -371,7 +372,7 @@ impl Trailer {
     fn count_line(
         &self,
         pos: &mut Position,
-        judge: &Judge,
+        lg: &Legality,
         king: Square,
         a: Square,
         u: (i8, i8),
@@ -385,7 +386,7 @@ impl Trailer {
         let own = pos.pieces(pos.side_to_move());
         let occ = pos.occupied();
         let ahead = a.offset(u.0, u.1).unwrap_or(a);
-        let simple = a != king && !judge.pinned.has(a) && !line(a, ahead).has(king);
+        let simple = a != king && !lg.pinned().has(a) && !line(a, ahead).has(king);
         let mut total = 0;
         let mut previous = 0;
         let mut j = 0;
@@ -407,15 +408,17 @@ impl Trailer {
             };
             if own.has(c) && !back && ks > 0 {
                 if simple && c != king {
-                    if !judge.pinned.has(c) {
+                    if !lg.pinned().has(c) {
                         total += ks as usize * mult;
                     }
                 } else {
                     for k in 1..=ks {
-                        let Some(b) = a.offset(u.0 * k, u.1 * k) else {
+                        let (Some(b), Some(d)) =
+                            (a.offset(u.0 * k, u.1 * k), c.offset(u.0 * k, u.1 * k))
+                        else {
                             break;
                         };
-                        total += judge.line_pull_legal(pos, king, a, b, c, u) as usize * mult;
+                        total += pull_legal(pos, lg, a, b, c, d) as usize * mult;
                     }
                 }
             }
@@ -428,10 +431,10 @@ impl Trailer {
     }
 
     /// The legal pulls after the Knight on `a`'s moves: the man on `a - v` follows.
-    fn count_knight(&self, pos: &mut Position, judge: &Judge, king: Square, a: Square) -> usize {
+    fn count_knight(&self, pos: &mut Position, lg: &Legality, king: Square, a: Square) -> usize {
         let own = pos.pieces(pos.side_to_move());
         let board = pos.rules().board;
-        let simple = !judge.pinned.has(a);
+        let simple = !lg.pinned().has(a);
         let mut n = 0;
         for c in TABLES.knight[a.index()] & own {
             let v = (a.file() - c.file(), a.rank() - c.rank());
@@ -443,13 +446,9 @@ impl Trailer {
                 continue;
             }
             n += if simple && c != king {
-                !judge.pinned.has(c) as usize
-            } else if c == king && simple && !pos.occupied().has(b) {
-                // the King jumps onto the Knight's square; nothing is captured
-                let occ = (pos.occupied() & !c.bb()) | b.bb();
-                !generic::attacked_with(pos, a, pos.side_to_move().flip(), occ) as usize
+                !lg.pinned().has(c) as usize
             } else {
-                played_legal(pos, pulled(Move::normal(a, b), c)) as usize
+                pull_legal(pos, lg, a, b, c, a) as usize
             };
         }
         n
@@ -457,7 +456,7 @@ impl Trailer {
 
     /// The legal pulls after the pawn on `a`'s moves: steps, double step, captures (each
     /// promotion a move), en passant.
-    fn count_pawn(&self, pos: &mut Position, judge: &Judge, king: Square, a: Square) -> usize {
+    fn count_pawn(&self, pos: &mut Position, lg: &Legality, king: Square, a: Square) -> usize {
         let rules = pos.rules();
         let us = pos.side_to_move();
         let f = us.forward();
@@ -479,19 +478,19 @@ impl Trailer {
                 && a.offset(0, 2 * f)
                     .is_some_and(|b| rules.board.has(b) && !occ.has(b));
             let k_max = if double { 2 } else { 1 };
-            n += self.count_line(pos, judge, king, a, (0, f), k_max, promos(one));
+            n += self.count_line(pos, lg, king, a, (0, f), k_max, promos(one));
         }
         for df in [-1, 1] {
             let Some(b) = a.offset(df, f).filter(|&b| rules.board.has(b)) else {
                 continue;
             };
             if theirs.has(b) {
-                n += self.count_line(pos, judge, king, a, (df, f), 1, promos(b));
+                n += self.count_line(pos, lg, king, a, (df, f), 1, promos(b));
             } else if pos.ep_square() == Some(b) {
                 let base = Move::en_passant(a, b);
                 let pulls = self.pulls(pos, base);
                 for &(c, _) in pulls.as_slice() {
-                    n += judge.legal(pos, pulled(base, c)) as usize;
+                    n += lg.legal_move(pos, pulled(base, c)) as usize;
                 }
             }
         }
@@ -511,106 +510,12 @@ const LINES: [(i8, i8); 8] = [
     (-1, -1),
 ];
 
-/// The node's facts for judging pulled moves (see the module notes).
-struct Judge {
-    /// The side's only King, if it has one.
-    king: Option<Square>,
-    in_check: bool,
-    pinned: Bitboard,
-}
-
-impl Judge {
-    fn new(pos: &Position) -> Judge {
-        let us = pos.side_to_move();
-        let king = pos.king_square(us);
-        Judge {
-            king,
-            in_check: king.is_some() && crate::movegen::in_check(pos),
-            pinned: king.map_or(Bitboard::EMPTY, |k| pinned(pos, k, us)),
-        }
-    }
-
-    /// Whether the pseudo-legal pulled move `m` leaves the King unattacked.
-    #[inline]
-    fn legal(&self, pos: &mut Position, m: Move) -> bool {
-        let (a, b, c) = (m.from(), m.to(), pulled_square(m));
-        let simple = match self.king {
-            Some(k) => {
-                !self.in_check
-                    && m.payload() & EP == 0
-                    && a != k
-                    && c != k
-                    && !self.pinned.has(a)
-                    && !line(a, b).has(k)
-            }
-            None => false,
-        };
-        if simple {
-            return !self.pinned.has(c);
-        }
-        played_legal(pos, m)
-    }
-}
-
-impl Judge {
-    /// Whether the pulled move `a -> b` (normal), `c` following along `u`, leaves the King on
-    /// `king` unattacked, when the side is not in check and the move is not one the module
-    /// notes judge at once: the King moves or is pulled (its new square is tested over the new
-    /// occupancy, exact when the man captured, if any, is not the one that could attack it),
-    /// or it stands on the move's line (only that line changes for it). Otherwise played.
-    fn line_pull_legal(
-        &self,
-        pos: &mut Position,
-        king: Square,
-        a: Square,
-        b: Square,
-        c: Square,
-        u: (i8, i8),
-    ) -> bool {
-        let d = c.offset(u.0 * a.distance(b) as i8, u.1 * a.distance(b) as i8);
-        let Some(d) = d else {
-            return played_legal(pos, pulled(Move::normal(a, b), c));
-        };
-        let them = pos.side_to_move().flip();
-        let capture = pos.occupied().has(b);
-        let occ = (pos.occupied() & !a.bb() & !c.bb()) | b.bb() | d.bb();
-        if a == king {
-            // a man on b does not attack b itself, so a capture changes nothing here
-            return !generic::attacked_with(pos, b, them, occ);
-        }
-        if c == king {
-            if capture {
-                return played_legal(pos, pulled(Move::normal(a, b), c));
-            }
-            return !generic::attacked_with(pos, d, them, occ);
-        }
-        if self.pinned.has(a) {
-            return played_legal(pos, pulled(Move::normal(a, b), c));
-        }
-        // the King stands on the line: only its attackers along the line can change
-        let along = line(a, b);
-        let theirs = pos.pieces(them) & !b.bb();
-        let queens = pos.kind(PieceType::QUEEN);
-        let attackers = if u.0 == 0 || u.1 == 0 {
-            rook_attacks(king, occ) & (pos.kind(PieceType::ROOK) | queens)
-        } else {
-            bishop_attacks(king, occ) & (pos.kind(PieceType::BISHOP) | queens)
-        };
-        (attackers & along & theirs).is_empty()
-    }
-}
-
-/// Whether `m` leaves the mover's King unattacked, by make/unmake.
-fn played_legal(pos: &mut Position, m: Move) -> bool {
-    pos.make(m);
-    let mover: Color = pos.side_to_move().flip();
-    let bad = pos.rules().checking
-        && match pos.king_square(mover) {
-            Some(k) => crate::movegen::is_attacked(pos, k, pos.side_to_move()),
-            None => true,
-        };
-    pos.unmake();
-    !bad
+/// Whether the pulled move `a -> b` (a normal move: `b` empty or an enemy man), the man on `c`
+/// following to `d`, leaves the King safe, judged from what it changes.
+#[inline]
+fn pull_legal(pos: &Position, lg: &Legality, a: Square, b: Square, c: Square, d: Square) -> bool {
+    let change = Change::two_men(pos, lg.king(), (a, b), (c, d));
+    lg.judge(pos, &change) == Some(true)
 }
 
 /// Edits of a pulled move: the base move's, then the pull's (net: a man pulled onto the

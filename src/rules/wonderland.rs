@@ -37,7 +37,6 @@
 //! pinned cannot expose its King by landing on `t'` or sending a friend along the rank; only a
 //! displaced enemy man can then give check, from its new square.
 
-use super::cascade::pinned;
 use super::relocation::{end_types, promotion};
 use crate::geometry::{Bitboard, Square};
 use crate::moves::{Move, MoveKind, MoveList, MoveText};
@@ -428,8 +427,8 @@ impl Mechanic for Wonderland {
         self.fast && self.moves_are_distinct()
     }
 
-    fn generate_legal(&self, pos: &mut Position, list: &mut MoveList) {
-        let judge = Judge::new(pos);
+    fn generate_legal(&self, pos: &mut Position, lg: &Legality, list: &mut MoveList) {
+        let judge = Judge::new(pos, lg);
         let mut mine = MoveList::new();
         self.generate(pos, &mut mine);
         for &m in mine.iter() {
@@ -439,11 +438,11 @@ impl Mechanic for Wonderland {
         }
     }
 
-    fn count_moves(&self, pos: &mut Position, _lg: &Legality) -> Option<usize> {
+    fn count_moves(&self, pos: &mut Position, lg: &Legality) -> Option<usize> {
         if !self.fast || !self.moves_are_distinct() {
             return None;
         }
-        let judge = Judge::new(pos);
+        let judge = Judge::new(pos, lg);
         if judge.king.is_none() || judge.in_check {
             let mut mine = MoveList::new();
             self.generate(pos, &mut mine);
@@ -496,14 +495,16 @@ struct Judge {
 }
 
 impl Judge {
-    fn new(pos: &Position) -> Judge {
-        let us = pos.side_to_move();
-        let kings = pos.pieces_of(us, PieceType::KING);
-        let king = (kings.count() == 1).then(|| kings.lsb());
+    fn new(pos: &Position, lg: &Legality) -> Judge {
+        let king = lg.king();
         Judge {
             king,
             in_check: king.is_some() && crate::movegen::in_check(pos),
-            pinned: king.map_or(Bitboard::EMPTY, |k| pinned(pos, k, us)),
+            pinned: if king.is_some() {
+                lg.pinned()
+            } else {
+                Bitboard::EMPTY
+            },
         }
     }
 

@@ -494,7 +494,10 @@ fn a_match_with_serve_shows_its_games_live() {
     let mut child = Command::new(bin)
         .args(["match", "-engine", &format!("cmd={bin}"), "name=A"])
         .args(["-engine", &format!("cmd={bin}"), "name=B"])
-        .args(["-variant", "bracket", "-each", "st=0.04", "-games", "50"])
+        // a time margin: on a loaded machine a reply after 0.04 s would lose on time at once,
+        // and 50 forfeits end the match (and its board) in seconds
+        .args(["-variant", "bracket", "-each", "st=0.04", "timemargin=5000"])
+        .args(["-games", "50"])
         .args(["-maxmoves", "200", "-serve", "0"])
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
@@ -509,6 +512,8 @@ fn a_match_with_serve_shows_its_games_live() {
             break rest.split('/').next().unwrap().to_string();
         }
     };
+    // the rest of the referee's output is read, so that it never waits on a full pipe
+    std::thread::spawn(move || std::io::copy(&mut out, &mut std::io::sink()));
     let addr: std::net::SocketAddr = url.parse().expect("host:port");
     let get = |path: &str| -> Value {
         let mut s = TcpStream::connect(addr).expect("the board serves");
