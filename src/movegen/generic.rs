@@ -423,7 +423,7 @@ fn exposes(pos: &mut Position, m: Move, lg: &Legality) -> bool {
         }
     }
     if lg.decides() {
-        if let Some(c) = Change::of_edits(pos, &pos.edits_of(m)) {
+        if let Some(c) = change_of(pos, m) {
             return lg.judge(pos, &c) == Some(false);
         }
     }
@@ -436,6 +436,18 @@ fn exposes(pos: &mut Position, m: Move, lg: &Legality) -> bool {
         return !legal;
     }
     exposes_when_played(pos, m)
+}
+
+/// What `m` does to the board ([`Change`]): its mechanic's word for its own moves, else read
+/// from the edits.
+#[inline]
+fn change_of(pos: &Position, m: Move) -> Option<Change> {
+    if m.kind() == MoveKind::Special {
+        if let Some(c) = pos.mechanics().mover().and_then(|own| own.change(pos, m)) {
+            return Some(c);
+        }
+    }
+    Change::of_edits(pos, &pos.edits_of(m))
 }
 
 /// Legal moves, generically: the moves legal under the ordinary rules, less those the
@@ -642,6 +654,10 @@ pub fn is_capture(pos: &Position, m: Move) -> bool {
         MoveKind::Castling => false,
         MoveKind::Normal => pos.piece_at(m.to()).is_some(),
         MoveKind::Special => {
+            // the mechanic's word, when it says what the move changes (enemy men removed)
+            if let Some(c) = pos.mechanics().mover().and_then(|own| own.change(pos, m)) {
+                return c.captured.any();
+            }
             // by net effect: fewer men of the other colour once all edits are done (a man of
             // theirs moved by the edits, or swapped with one of ours, is not captured)
             let edits = pos.edits_of(m);

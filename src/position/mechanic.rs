@@ -165,6 +165,14 @@ pub trait Mechanic: AsAny + Send + Sync + 'static {
     /// [`Mechanic::generates_legal`]); `lg` is the node's legality facts.
     fn generate_legal(&self, _pos: &mut Position, _lg: &Legality, _list: &mut MoveList) {}
 
+    /// What its pseudo-legal move `m` does to the board, as the King's safety sees it
+    /// ([`crate::position::Change`]), when it can say so without building the move's edits; the
+    /// generator judges the move's legality by it and the search tells a capture by it.
+    /// `None` (the default): read from the edits.
+    fn change(&self, _pos: &Position, _m: Move) -> Option<crate::position::Change> {
+        None
+    }
+
     /// Whether every move it generates has an effect that no other legal move of the position
     /// has (no ordinary move, none of its own): the generator then skips merging moves by
     /// their resulting key.

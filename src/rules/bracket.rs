@@ -50,6 +50,7 @@ pub const SPEC: MechanicSpec = MechanicSpec {
             write,
             is_spelling,
             count_distinct: Some(count_legal),
+            change,
         }
         .selected(ctx))
     },
@@ -250,16 +251,17 @@ pub fn generate(pos: &Position, list: &mut MoveList) {
 /// apart from the ordinary moves, each judged from what it changes ([`change`]). `None` when
 /// the node's legality facts cannot decide.
 fn count_legal(pos: &mut Position, lg: &Legality) -> Option<usize> {
-    super::count_judged(pos, lg, generate, |pos, m| change(pos, lg, m))
+    super::count_judged(pos, lg, generate, change)
 }
 
 /// What a bracket does to the board: `o` and `S` are emptied, `PA` and `PB` filled (they were
 /// empty: a bracket never captures); the King, A or B, ends on its pair square. Emptying two
 /// men of one line at once is what the one-man masks cannot see; the judge does.
-fn change(pos: &Position, lg: &Legality, m: Move) -> Change {
+fn change(pos: &Position, m: Move) -> Change {
     let (o, s) = (m.from(), m.to());
     let (pa, pb) = decode(m);
-    Change::two_men(pos, lg.king(), (o, pa), (s, pb))
+    let king = pos.king_square(pos.side_to_move());
+    Change::two_men(pos, king, (o, pa), (s, pb))
 }
 
 /// The men put on A's and B's squares: (A afterwards, B afterwards).

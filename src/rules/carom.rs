@@ -45,7 +45,9 @@ use crate::geometry::attacks::line;
 use crate::geometry::{Bitboard, Square};
 use crate::moves::{Move, MoveKind, MoveList, MoveText};
 use crate::piece::{Piece, PieceType};
-use crate::position::{EditList, Hooks, Legality, Mechanic, MechanicSpec, Position, StateLayout};
+use crate::position::{
+    Change, EditList, Hooks, Legality, Mechanic, MechanicSpec, Position, StateLayout,
+};
 use crate::rules::relocation::{approach_targets, direction, end_types, promotion, PawnApproach};
 use crate::variant::{IniError, Rules, Section};
 
@@ -106,6 +108,18 @@ impl Mechanic for Carom {
 
     fn count_moves(&self, pos: &mut Position, lg: &Legality) -> Option<usize> {
         count_legal(pos, lg)
+    }
+
+    /// `o` emptied, the empty `T` filled (the pivot stays).
+    fn change(&self, pos: &Position, m: Move) -> Option<Change> {
+        let (o, t) = (m.from(), dest(m));
+        let king = pos.king_square(pos.side_to_move());
+        Some(Change::net(
+            pos,
+            o.bb(),
+            t.bb(),
+            (king == Some(o)).then_some(t),
+        ))
     }
 }
 

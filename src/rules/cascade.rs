@@ -161,6 +161,20 @@ impl Mechanic for Cascade {
         }
     }
 
+    /// Every leg's man leaves its square and stands on its end (a cascade never captures).
+    fn change(&self, pos: &Position, m: Move) -> Option<Change> {
+        let r = route(pos, m);
+        let (mut left, mut arrived, mut king_to) = (Bitboard::EMPTY, Bitboard::EMPTY, None);
+        for &(from, to, man) in r.legs() {
+            left |= from.bb();
+            arrived |= to.bb();
+            if man.kind() == PieceType::KING {
+                king_to = Some(to);
+            }
+        }
+        Some(Change::net(pos, left, arrived, king_to))
+    }
+
     fn count_moves(&self, pos: &mut Position, lg: &Legality) -> Option<usize> {
         if !self.fast || !lg.decides() {
             return None;

@@ -52,6 +52,7 @@ pub const SPEC: MechanicSpec = MechanicSpec {
             is_spelling,
             // a route whose effect an ordinary move has is not generated (see `generate`)
             count_distinct: Some(count_legal),
+            change,
         }
         .selected(ctx))
     },
@@ -230,10 +231,13 @@ fn equals_castling(pos: &Position, a: Square, b: Square, d: Square) -> bool {
 /// goes there: a swap changes no occupancy) and fills `d`; the King ends on `b` when it is A,
 /// on `d` when it is B. `None` when the node's legality facts cannot decide.
 fn count_legal(pos: &mut Position, lg: &Legality) -> Option<usize> {
-    super::count_judged(pos, lg, generate, |pos, m| {
-        let (a, b, d) = (m.from(), m.to(), dest(m));
-        Change::two_men(pos, lg.king(), (a, b), (b, d))
-    })
+    super::count_judged(pos, lg, generate, change)
+}
+
+/// What an eviction does to the board: A `a -> b`, B `b -> d`, nothing captured.
+fn change(pos: &Position, m: Move) -> Change {
+    let (a, b, d) = (m.from(), m.to(), dest(m));
+    Change::two_men(pos, pos.king_square(pos.side_to_move()), (a, b), (b, d))
 }
 
 fn route_edits(pos: &Position, a: Square, b: Square, d: Square, edits: &mut EditList) {

@@ -132,6 +132,8 @@ pub(crate) struct OwnMoves {
     /// ([`Mechanic::moves_are_distinct`], [`Mechanic::count_moves`]); `None`: they may share
     /// an effect with another move and are merged.
     pub count_distinct: Option<fn(&mut Position, &Legality) -> Option<usize>>,
+    /// What a move does to the board ([`Mechanic::change`]).
+    pub change: fn(&Position, Move) -> Change,
 }
 
 impl OwnMoves {
@@ -174,6 +176,10 @@ impl Mechanic for OwnMoves {
         self.count_distinct.is_some()
     }
 
+    fn change(&self, pos: &Position, m: Move) -> Option<Change> {
+        Some((self.change)(pos, m))
+    }
+
     fn count_moves(&self, pos: &mut Position, lg: &Legality) -> Option<usize> {
         self.count_distinct.and_then(|count| count(pos, lg))
     }
@@ -186,7 +192,7 @@ pub(crate) fn count_judged(
     pos: &mut Position,
     lg: &Legality,
     generate: fn(&Position, &mut MoveList),
-    change: impl Fn(&Position, Move) -> Change,
+    change: fn(&Position, Move) -> Change,
 ) -> Option<usize> {
     if !lg.decides() {
         return None;

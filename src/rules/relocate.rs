@@ -1019,6 +1019,13 @@ impl Mechanic for Relocate {
     fn count_moves(&self, pos: &mut Position, lg: &Legality) -> Option<usize> {
         self.count(pos, lg)
     }
+
+    /// A `o -> S`, B `S -> T` (an enemy man on `T` captured).
+    fn change(&self, pos: &Position, m: Move) -> Option<Change> {
+        let r = Route::of(pos, m);
+        let king = pos.king_square(pos.side_to_move());
+        Some(Change::two_men(pos, king, (r.o, r.s), (r.s, r.t)))
+    }
 }
 
 #[cfg(test)]

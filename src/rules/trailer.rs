@@ -150,6 +150,26 @@ impl Mechanic for Trailer {
         }
     }
 
+    /// The base move `a -> b` (capturing what stands on `b`, or the pawn passed by en
+    /// passant), then the pulled man `c -> d`. `None` where the pull lands on a man (after a
+    /// hop, on other data): the edits say what is lost.
+    fn change(&self, pos: &Position, m: Move) -> Option<Change> {
+        let (a, b, c) = (m.from(), m.to(), pulled_square(m));
+        let d = pull_destination(a, b, c);
+        if d != a && pos.occupied().has(d) || d == b {
+            return None;
+        }
+        let king = pos.king_square(pos.side_to_move());
+        let mut change = Change::two_men(pos, king, (a, b), (c, d));
+        if m.payload() & EP != 0 {
+            if let Some(victim) = b.offset(0, -pos.side_to_move().forward()) {
+                change.empties |= victim.bb();
+                change.captured |= victim.bb();
+            }
+        }
+        Some(change)
+    }
+
     fn count_moves(&self, pos: &mut Position, lg: &Legality) -> Option<usize> {
         if !self.fast || !lg.decides() {
             return None;

@@ -5,7 +5,7 @@
 //! king capture and promotion to the king type (where the shortcut must stand aside), pawns that
 //! may not capture, optional promotion and a small board.
 
-use chimera::movegen::generic;
+use chimera::movegen::{generic, move_to_string};
 use chimera::moves::MoveList;
 use chimera::position::{legal_when_played, Change, Legality, Position};
 use chimera::rules::builtin_variants;
@@ -146,7 +146,8 @@ fn shortcut_matches_testing_every_move() {
 /// The legality judge against playing: at every node of random games, in every built-in variant
 /// and the test variants, every pseudo-legal move of any kind whose change the judge can read
 /// (`Change::of_edits`) is judged as playing it judges, and judged at all wherever the node's
-/// facts say they decide.
+/// facts say they decide; and a mechanic's own word for what its move changes
+/// (`Mechanic::change`) is what the move's edits do.
 #[test]
 fn judge_agrees_with_playing() {
     let mut set = builtin_variants();
@@ -155,13 +156,13 @@ fn judge_agrees_with_playing() {
     set.load_str("mechanic test variants", MECHANIC_TEST_VARIANTS)
         .expect("mechanic test variants load");
     let mut rng = Rng(0x5EED_0F1E_6A11_7E57);
-    let (mut judged, mut special) = (0u64, 0u64);
+    let (mut judged, mut special, mut told_moves) = (0u64, 0u64, 0u64);
     let names: Vec<String> = set.names().to_vec();
     for name in &names {
         let rules = set.get(name).expect("loaded");
-        for _game in 0..12 {
+        for _game in 0..30 {
             let mut pos = Position::startpos(rules);
-            for _ply in 0..120 {
+            for _ply in 0..300 {
                 let lg = Legality::new(&pos);
                 let mut pseudo = MoveList::new();
                 generic::pseudo_moves(&pos, &mut pseudo);
@@ -169,20 +170,28 @@ fn judge_agrees_with_playing() {
                     mover.generate(&pos, &mut pseudo);
                 }
                 for &m in pseudo.iter() {
-                    let Some(c) = Change::of_edits(&pos, &pos.edits_of(m)) else {
+                    let at = |pos: &Position| {
+                        format!("[{name}] {} in {}", move_to_string(pos, m), pos.fen())
+                    };
+                    let from_edits = Change::of_edits(&pos, &pos.edits_of(m));
+                    let told = pos
+                        .mechanics()
+                        .mover()
+                        .filter(|_| m.kind() == chimera::moves::MoveKind::Special)
+                        .and_then(|own| own.change(&pos, m));
+                    if told.is_some() {
+                        // a mechanic's own word for its move is what its edits do
+                        assert_eq!(told, from_edits, "{}", at(&pos));
+                        told_moves += 1;
+                    }
+                    let Some(c) = from_edits else {
                         continue;
                     };
                     let verdict = lg.judge(&pos, &c);
                     assert_eq!(verdict.is_some(), lg.decides(), "[{name}] {}", pos.fen());
                     if let Some(legal) = verdict {
                         let played = legal_when_played(&mut pos, m);
-                        assert_eq!(
-                            legal,
-                            played,
-                            "[{name}] {} in {}",
-                            chimera::movegen::move_to_string(&pos, m),
-                            pos.fen()
-                        );
+                        assert_eq!(legal, played, "{}", at(&pos));
                         judged += 1;
                         special += (m.kind() == chimera::moves::MoveKind::Special) as u64;
                     }
@@ -199,4 +208,8 @@ fn judge_agrees_with_playing() {
     }
     assert!(judged > 1_000_000, "only {judged} moves judged");
     assert!(special > 100_000, "only {special} compound moves judged");
+    assert!(
+        told_moves > 100_000,
+        "only {told_moves} changes told by mechanics"
+    );
 }
