@@ -490,17 +490,81 @@ fn data_legal_moves(pos: &mut Position, lg: &Legality, list: &mut MoveList) {
 /// Appends the legal moves of `pseudo` to `list`, in order.
 #[inline]
 fn keep_legal(pos: &mut Position, lg: &Legality, pseudo: &MoveList, list: &mut MoveList) {
-    let masks = *lg.masks();
     for &m in pseudo.iter() {
-        let legal = if needs_test(m, masks.test_from, masks.test_to) {
-            !exposes(pos, m, lg)
-        } else {
-            masks.target.has(m.to())
-        };
-        if legal {
+        if is_legal(pos, lg, m) {
             list.push(m);
         }
     }
+}
+
+/// Whether the pseudo-legal move `m` is legal under the ordinary rules: by the masks where
+/// they decide, else judged or played ([`exposes`]).
+#[inline]
+fn is_legal(pos: &mut Position, lg: &Legality, m: Move) -> bool {
+    let masks = lg.masks();
+    if needs_test(m, masks.test_from, masks.test_to) {
+        !exposes(pos, m, lg)
+    } else {
+        masks.target.has(m.to())
+    }
+}
+
+/// Whether [`noisy_legal_moves`] serves this variant: the generic generator, no mechanic
+/// filters moves, and a mechanic's own moves (if any) are distinct from every other move (so
+/// no move is merged away and the legal moves are the legal pseudo-legal ones, in order).
+pub fn noisy_is_staged(pos: &Position) -> bool {
+    !pos.rules().orthodox
+        && !pos.mechanics().uses(Hooks::FILTER)
+        && pos
+            .mechanics()
+            .mover()
+            .is_none_or(|m| m.moves_are_distinct())
+}
+
+/// Whether `m` captures or promotes: the moves quiescence searches.
+#[inline]
+pub fn is_noisy(pos: &Position, m: Move) -> bool {
+    m.promotion_type().is_some()
+        || match m.kind() {
+            MoveKind::Normal => pos.piece_at(m.to()).is_some(),
+            MoveKind::EnPassant => true,
+            MoveKind::Castling => false,
+            MoveKind::Special => is_capture(pos, m),
+        }
+}
+
+/// The legal moves that capture or promote, in the order [`legal_moves`] gives them, with
+/// only those judged for legality (staged generation for quiescence); returns whether the
+/// side has any legal move at all. Only where [`noisy_is_staged`].
+pub fn noisy_legal_moves(pos: &mut Position, list: &mut MoveList) -> bool {
+    debug_assert!(noisy_is_staged(pos));
+    let lg = Legality::new(pos);
+    let mut pseudo = MoveList::new();
+    generate_pseudo(pos, &mut pseudo);
+    let mover = pos.mechanics().mover();
+    // a mechanic that lists its legal moves judges them by its own rules
+    let own_legal = mover.filter(|m| m.generates_legal());
+    match mover {
+        Some(mover) if own_legal.is_none() => mover.generate(pos, &mut pseudo),
+        _ => {}
+    }
+    for &m in pseudo.iter() {
+        if is_noisy(pos, m) && is_legal(pos, &lg, m) {
+            list.push(m);
+        }
+    }
+    let mut own = MoveList::new();
+    if let Some(mover) = own_legal {
+        mover.generate_legal(pos, &lg, &mut own);
+        for &m in own.iter().filter(|&&m| is_noisy(pos, m)) {
+            list.push(m);
+        }
+    }
+    !list.is_empty()
+        || !own.is_empty()
+        || pseudo
+            .iter()
+            .any(|&m| !is_noisy(pos, m) && is_legal(pos, &lg, m))
 }
 
 /// Legal moves by playing and testing every pseudo-legal move: the reference for

@@ -98,7 +98,7 @@ fn shortcut_matches_testing_every_move() {
     set.load_str("mechanic test variants", MECHANIC_TEST_VARIANTS)
         .expect("mechanic test variants load");
     let mut rng = Rng(0xC0FF_EE15_600D_F00D);
-    let mut nodes = 0;
+    let (mut nodes, mut staged) = (0, 0);
     let names: Vec<String> = set.names().to_vec();
     for name in &names {
         let rules = set.get(name).expect("loaded");
@@ -121,6 +121,25 @@ fn shortcut_matches_testing_every_move() {
                     "[{name}] count in {}",
                     pos.fen()
                 );
+                if generic::noisy_is_staged(&pos) {
+                    // quiescence's staged moves: the captures and promotions of the list, in
+                    // order, and whether there is any move at all
+                    let mut noisy = MoveList::new();
+                    let any = generic::noisy_legal_moves(&mut pos, &mut noisy);
+                    let expected: Vec<_> = reference
+                        .iter()
+                        .copied()
+                        .filter(|&m| generic::is_noisy(&pos, m))
+                        .collect();
+                    assert_eq!(
+                        noisy.as_slice(),
+                        expected,
+                        "[{name}] noisy in {}",
+                        pos.fen()
+                    );
+                    assert_eq!(any, !reference.is_empty(), "[{name}] {}", pos.fen());
+                    staged += 1;
+                }
                 for sq in (0..64).map(chimera::geometry::Square::new) {
                     for by in chimera::geometry::Color::ALL {
                         assert_eq!(
@@ -141,6 +160,10 @@ fn shortcut_matches_testing_every_move() {
         }
     }
     assert!(nodes > 50_000, "only {nodes} nodes compared");
+    assert!(
+        staged > 20_000,
+        "only {staged} nodes' staged moves compared"
+    );
 }
 
 /// The legality judge against playing: at every node of random games, in every built-in variant
