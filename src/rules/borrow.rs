@@ -172,25 +172,7 @@ impl Borrow {
     /// The man's own non-capturing targets (a pawn's step and double step).
     #[inline]
     fn own_quiet(pos: &Position, s: Square, man: Piece) -> Bitboard {
-        let rules = pos.rules();
-        let us = man.color();
-        let Some(def) = rules.piece(man.kind()) else {
-            return Bitboard::EMPTY;
-        };
-        let occ = pos.occupied();
-        let mut q = def.moves.quiet_targets(us, s, occ, rules.board);
-        if man.kind() == PieceType::PAWN
-            && rules.double_step
-            && rules.double_step_region[us.index()].has(s)
-        {
-            let f = us.forward();
-            if let (Some(one), Some(two)) = (s.offset(0, f), s.offset(0, 2 * f)) {
-                if !occ.has(one) && !occ.has(two) && rules.board.has(two) {
-                    q |= two.bb();
-                }
-            }
-        }
-        q
+        super::quiet_targets(pos, s, man)
     }
 
     /// The non-capturing targets the man on `s` borrows from the enemy men reaching it.

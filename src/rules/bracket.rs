@@ -38,23 +38,7 @@ use crate::position::{Change, EditList, Legality, MechanicSpec, Position};
 
 /// Registration: `specialMoves = bracket`, a mechanic of moves of its own (no settings, no
 /// state).
-pub const SPEC: MechanicSpec = MechanicSpec {
-    name: "bracket",
-    keys: &["specialMoves"],
-    selected_by: Some(("specialMoves", "bracket")),
-    build: |ctx, _, _| {
-        Ok(super::OwnMoves {
-            name: "bracket",
-            generate,
-            edits,
-            write,
-            is_spelling,
-            count_distinct: Some(count_legal),
-            change,
-        }
-        .selected(ctx))
-    },
-};
+pub const SPEC: MechanicSpec = own_moves_spec!("bracket");
 
 /// The four pair directions around `S`.
 const PAIRS: [(i8, i8); 4] = [(0, 1), (1, 0), (1, 1), (1, -1)];

@@ -38,25 +38,9 @@ use crate::position::{Change, EditList, Legality, MechanicSpec, Position};
 use crate::rules::{back_ranks, name_before, rights_lost_at};
 
 /// Registration: `specialMoves = eviction`, a mechanic of moves of its own (no settings, no
-/// state).
-pub const SPEC: MechanicSpec = MechanicSpec {
-    name: "eviction",
-    keys: &["specialMoves"],
-    selected_by: Some(("specialMoves", "eviction")),
-    build: |ctx, _, _| {
-        Ok(super::OwnMoves {
-            name: "eviction",
-            generate,
-            edits,
-            write,
-            is_spelling,
-            // a route whose effect an ordinary move has is not generated (see `generate`)
-            count_distinct: Some(count_legal),
-            change,
-        }
-        .selected(ctx))
-    },
-};
+/// state), whose moves are distinct: a route whose effect an ordinary move has is not
+/// generated (see `generate`).
+pub const SPEC: MechanicSpec = own_moves_spec!("eviction");
 
 #[inline(always)]
 fn dest(m: Move) -> Square {

@@ -4,6 +4,31 @@
 //! so adding a mechanic touches its module, its line here, its docs, tests and variants.ini.
 //! Game end ([`outcome`]) and the set of loaded variants ([`catalog`]) live here too.
 
+/// The registration of a mechanic of moves of its own with no settings and no state
+/// ([`OwnMoves`]): its `specialMoves` name; the module's `generate`, `edits`, `write`,
+/// `is_spelling`, `count_legal` and `change` serve it.
+macro_rules! own_moves_spec {
+    ($name:literal) => {
+        MechanicSpec {
+            name: $name,
+            keys: &["specialMoves"],
+            selected_by: Some(("specialMoves", $name)),
+            build: |ctx, _, _| {
+                Ok(super::OwnMoves {
+                    name: $name,
+                    generate,
+                    edits,
+                    write,
+                    is_spelling,
+                    count_distinct: Some(count_legal),
+                    change,
+                }
+                .selected(ctx))
+            },
+        }
+    };
+}
+
 pub mod borrow;
 pub mod bracket;
 pub mod camouflage;
@@ -204,6 +229,30 @@ pub(crate) fn count_judged(
             .filter(|&&m| lg.judge(pos, &change(pos, m)) == Some(true))
             .count(),
     )
+}
+
+/// The non-capturing targets of the man `man` on `s` by its own geometry, with a pawn's double
+/// step (both squares empty), before regions.
+pub(crate) fn quiet_targets(pos: &Position, s: Square, man: Piece) -> Bitboard {
+    let rules = pos.rules();
+    let us = man.color();
+    let Some(def) = rules.piece(man.kind()) else {
+        return Bitboard::EMPTY;
+    };
+    let occ = pos.occupied();
+    let mut q = def.moves.quiet_targets(us, s, occ, rules.board);
+    if man.kind() == PieceType::PAWN
+        && rules.double_step
+        && rules.double_step_region[us.index()].has(s)
+    {
+        let f = us.forward();
+        if let (Some(one), Some(two)) = (s.offset(0, f), s.offset(0, 2 * f)) {
+            if !occ.has(one) && !occ.has(two) && rules.board.has(two) {
+                q |= two.bb();
+            }
+        }
+    }
+    q
 }
 
 /// Keeps the moves of `list` for which `keep` holds, in order.

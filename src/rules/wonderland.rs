@@ -119,25 +119,7 @@ fn mirror_bb(b: Bitboard) -> Bitboard {
 /// pawn's step and double step, both squares empty), before mirroring.
 #[inline]
 fn nominal_targets(pos: &Position, s: Square, man: Piece) -> Bitboard {
-    let rules = pos.rules();
-    let us = man.color();
-    let Some(def) = rules.piece(man.kind()) else {
-        return Bitboard::EMPTY;
-    };
-    let occ = pos.occupied();
-    let mut q = def.moves.quiet_targets(us, s, occ, rules.board);
-    if man.kind() == PieceType::PAWN
-        && rules.double_step
-        && rules.double_step_region[us.index()].has(s)
-    {
-        let f = us.forward();
-        if let (Some(one), Some(two)) = (s.offset(0, f), s.offset(0, 2 * f)) {
-            if !occ.has(one) && !occ.has(two) && rules.board.has(two) {
-                q |= two.bb();
-            }
-        }
-    }
-    q & rules.region(us, man.kind())
+    super::quiet_targets(pos, s, man) & pos.rules().region(man.color(), man.kind())
 }
 
 impl Wonderland {
