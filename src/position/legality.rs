@@ -144,6 +144,9 @@ pub struct Legality {
     /// The mask tier may answer: not in check, every enemy man leaps or slides, the ordinary
     /// relation.
     quiet: bool,
+    /// Every enemy man leaps or slides, under the ordinary relation: filling a square can only
+    /// block an attack.
+    plain: bool,
     /// `judge` answers every change.
     decides: bool,
 }
@@ -164,6 +167,12 @@ impl Legality {
             && (!rules.flying_general || both_kings)
             && checker.is_none_or(|c| c.relation_reads_enemy_only());
         let quiet = !masks.test_all() && masks.target == Bitboard::FULL && checker.is_none();
+        let plain = checker.is_none()
+            && types_of(enemy_types).all(|t| {
+                rules
+                    .piece(t)
+                    .is_none_or(|d| !d.moves.rays.iter().any(|r| r.captures))
+            });
         Legality {
             masks,
             screened,
@@ -171,6 +180,7 @@ impl Legality {
             enemy_types,
             king,
             quiet,
+            plain,
             decides,
         }
     }
@@ -206,6 +216,14 @@ impl Legality {
     #[inline]
     pub fn in_check(&self, pos: &Position) -> bool {
         self.judge(pos, &Change::NONE) == Some(false)
+    }
+
+    /// Whether filling squares (or capturing the enemy men on them) can only block attacks on
+    /// the King: every enemy man leaps or slides, under the ordinary relation. A change that is
+    /// legal stays legal with more such fills.
+    #[inline(always)]
+    pub fn fills_only_block(&self) -> bool {
+        self.plain
     }
 
     /// Whether [`Legality::judge`] answers every change in this node. It does unless the side

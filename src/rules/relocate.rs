@@ -879,6 +879,16 @@ impl Sink for Counter<'_> {
         let king = self.lg.king();
         let legal = if king != Some(o) && king != Some(s) {
             self.lg.relocation_targets(pos, o, ts)
+        } else if king == Some(o) && self.lg.fills_only_block() && {
+            // the King on `S` with `o` emptied: B's landing can only block (or capture)
+            let king_moved = Change {
+                empties: o.bb(),
+                king_to: Some(s),
+                ..Change::NONE
+            };
+            self.lg.judge(pos, &king_moved) == Some(true)
+        } {
+            ts
         } else {
             let mut legal = Bitboard::EMPTY;
             for t in ts {
