@@ -423,7 +423,7 @@ fn exposes(pos: &mut Position, m: Move, lg: &Legality) -> bool {
         }
     }
     if lg.decides() {
-        if let Some(c) = change_of(pos, m) {
+        if let Some(c) = Change::of_move(pos, m) {
             return lg.judge(pos, &c) == Some(false);
         }
     }
@@ -436,18 +436,6 @@ fn exposes(pos: &mut Position, m: Move, lg: &Legality) -> bool {
         return !legal;
     }
     exposes_when_played(pos, m)
-}
-
-/// What `m` does to the board ([`Change`]): its mechanic's word for its own moves, else read
-/// from the edits.
-#[inline]
-fn change_of(pos: &Position, m: Move) -> Option<Change> {
-    if m.kind() == MoveKind::Special {
-        if let Some(c) = pos.mechanics().mover().and_then(|own| own.change(pos, m)) {
-            return Some(c);
-        }
-    }
-    Change::of_edits(pos, &pos.edits_of(m))
 }
 
 /// Legal moves, generically: the moves legal under the ordinary rules, less those the

@@ -85,6 +85,18 @@ impl Change {
         Change::net(pos, a.bb() | c.bb(), b.bb() | d.bb(), king_to)
     }
 
+    /// What `m` does to the board: its mechanic's word for its own moves
+    /// ([`crate::position::Mechanic::change`]), else read from its edits ([`Change::of_edits`]).
+    #[inline]
+    pub fn of_move(pos: &Position, m: Move) -> Option<Change> {
+        if m.kind() == crate::moves::MoveKind::Special {
+            if let Some(c) = pos.mechanics().mover().and_then(|own| own.change(pos, m)) {
+                return Some(c);
+            }
+        }
+        Change::of_edits(pos, &pos.edits_of(m))
+    }
+
     /// The change of any move, from the edits `make` would apply: `None` when they place or
     /// change an enemy man, or take the King off the board.
     pub fn of_edits(pos: &Position, edits: &EditList) -> Option<Change> {
@@ -323,25 +335,16 @@ impl Legality {
         self.judge(pos, &Change::net(pos, from.bb(), t.bb(), king_to)) == Some(true)
     }
 
-    /// Whether the pseudo-legal move `m` (of any kind) leaves the King safe: judged from its
-    /// edits where the node decides and the edits move no enemy man, else played.
+    /// Whether the pseudo-legal move `m` (of any kind) leaves the King safe: judged from what
+    /// it changes ([`Change::of_move`]) where the node decides, else played.
     #[inline]
     pub fn legal_move(&self, pos: &mut Position, m: Move) -> bool {
         if self.decides {
-            if let Some(c) = Change::of_edits(pos, &pos.edits_of(m)) {
+            if let Some(c) = Change::of_move(pos, m) {
                 return self.judge(pos, &c) == Some(true);
             }
         }
         legal_when_played(pos, m)
-    }
-
-    /// Whether `m`, whose change is `c`, leaves the King safe: judged, else played.
-    #[inline]
-    pub fn legal(&self, pos: &mut Position, m: Move, c: &Change) -> bool {
-        match self.judge(pos, c) {
-            Some(legal) => legal,
-            None => legal_when_played(pos, m),
-        }
     }
 }
 
