@@ -20,7 +20,7 @@
 use super::{is_attacked, types_of, EditList, Position, ShortcutMasks};
 use crate::geometry::attacks::{between, bishop_attacks, rook_attacks, TABLES};
 use crate::geometry::{Bitboard, Color, Square};
-use crate::moves::Move;
+use crate::moves::{Move, MoveKind};
 use crate::piece::{PieceType, Ray};
 
 /// What a move does to the board, as the King's safety sees it: the net result of all its legs.
@@ -85,14 +85,25 @@ impl Change {
         Change::net(pos, a.bb() | c.bb(), b.bb() | d.bb(), king_to)
     }
 
-    /// What `m` does to the board: its mechanic's word for its own moves
-    /// ([`crate::position::Mechanic::change`]), else read from its edits ([`Change::of_edits`]).
+    /// What `m` does to the board: a normal move's two squares directly, a mechanic's word for
+    /// its own moves ([`crate::position::Mechanic::change`]), else read from the move's edits
+    /// ([`Change::of_edits`]).
     #[inline]
     pub fn of_move(pos: &Position, m: Move) -> Option<Change> {
-        if m.kind() == crate::moves::MoveKind::Special {
-            if let Some(c) = pos.mechanics().mover().and_then(|own| own.change(pos, m)) {
-                return Some(c);
+        match m.kind() {
+            MoveKind::Normal => {
+                let (from, to) = (m.from(), m.to());
+                let moved = pos.piece_at(from);
+                let placed = m.promotion_type().unwrap_or(moved.kind());
+                let king_to = (placed == PieceType::KING).then_some(to);
+                return Some(Change::net(pos, from.bb(), to.bb(), king_to));
             }
+            MoveKind::Special => {
+                if let Some(c) = pos.mechanics().mover().and_then(|own| own.change(pos, m)) {
+                    return Some(c);
+                }
+            }
+            _ => {}
         }
         Change::of_edits(pos, &pos.edits_of(m))
     }
@@ -156,9 +167,6 @@ pub struct Legality {
     /// The mask tier may answer: not in check, every enemy man leaps or slides, the ordinary
     /// relation.
     quiet: bool,
-    /// Every enemy man leaps or slides, under the ordinary relation: filling a square can only
-    /// block an attack.
-    plain: bool,
     /// `judge` answers every change.
     decides: bool,
 }
@@ -170,7 +178,7 @@ impl Legality {
         let rules = pos.rules();
         let enemy_types = types_among(pos, pos.pieces(pos.side_to_move().flip()));
         let (masks, screened, pinned) = shortcut_masks(pos, enemy_types);
-        let king = single_king(pos);
+        let king = pos.king_square(pos.side_to_move());
         let checker = pos.mechanics().checker();
         let both_kings =
             pos.king_square(Color::White).is_some() && pos.king_square(Color::Black).is_some();
@@ -179,12 +187,6 @@ impl Legality {
             && (!rules.flying_general || both_kings)
             && checker.is_none_or(|c| c.relation_reads_enemy_only());
         let quiet = !masks.test_all() && masks.target == Bitboard::FULL && checker.is_none();
-        let plain = checker.is_none()
-            && types_of(enemy_types).all(|t| {
-                rules
-                    .piece(t)
-                    .is_none_or(|d| !d.moves.rays.iter().any(|r| r.captures))
-            });
         Legality {
             masks,
             screened,
@@ -192,7 +194,6 @@ impl Legality {
             enemy_types,
             king,
             quiet,
-            plain,
             decides,
         }
     }
@@ -233,9 +234,16 @@ impl Legality {
     /// Whether filling squares (or capturing the enemy men on them) can only block attacks on
     /// the King: every enemy man leaps or slides, under the ordinary relation. A change that is
     /// legal stays legal with more such fills.
-    #[inline(always)]
-    pub fn fills_only_block(&self) -> bool {
-        self.plain
+    /// Asked by few callers, so computed on demand rather than at every node.
+    #[inline]
+    pub fn fills_only_block(&self, pos: &Position) -> bool {
+        let rules = pos.rules();
+        pos.mechanics().checker().is_none()
+            && types_of(self.enemy_types).all(|t| {
+                rules
+                    .piece(t)
+                    .is_none_or(|d| !d.moves.rays.iter().any(|r| r.captures))
+            })
     }
 
     /// Whether [`Legality::judge`] answers every change in this node. It does unless the side
@@ -620,14 +628,6 @@ fn hop_line(ray: &Ray, by: Color, k: Square, board: Bitboard) -> Bitboard {
         cur = next;
     }
     line
-}
-
-/// The side to move's only king, whose steps are tested on the board as it would be after the
-/// step: `None` without a single king.
-#[inline(always)]
-pub(crate) fn single_king(pos: &Position) -> Option<Square> {
-    let kings = pos.pieces_of(pos.side_to_move(), PieceType::KING);
-    (kings.any() && !kings.more_than_one()).then(|| kings.lsb())
 }
 
 /// Whether the pseudo-legal move `m` is legal under the ordinary rules (the mover's king not

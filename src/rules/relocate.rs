@@ -879,7 +879,7 @@ impl Sink for Counter<'_> {
         let king = self.lg.king();
         let legal = if king != Some(o) && king != Some(s) {
             self.lg.relocation_targets(pos, o, ts)
-        } else if king == Some(o) && self.lg.fills_only_block() && {
+        } else if king == Some(o) && self.lg.fills_only_block(pos) && {
             // the King on `S` with `o` emptied: B's landing can only block (or capture)
             let king_moved = Change {
                 empties: o.bb(),

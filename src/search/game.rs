@@ -81,18 +81,7 @@ pub trait Game: Clone + Send + Sync {
     /// The legal moves that capture or promote (those quiescence searches), in the order of
     /// [`Game::legal_moves`]; returns whether the side has any legal move at all.
     fn noisy_moves(&mut self, list: &mut MoveList) -> bool {
-        self.legal_moves(list);
-        let any = !list.is_empty();
-        let mut kept = 0;
-        for i in 0..list.len() {
-            let m = list[i];
-            if m.promotion_type().is_some() || self.captured(m).is_some() {
-                list.as_mut_slice()[kept] = m;
-                kept += 1;
-            }
-        }
-        list.truncate(kept);
-        any
+        noisy_of_legal(self, list)
     }
 
     /// Plays a legal move.
@@ -208,6 +197,16 @@ const SEE_UNSOUND: Hooks = Hooks::MOVES
     .with(Hooks::AFTER_MOVE)
     .with(Hooks::MOBILITY)
     .with(Hooks::TURNS);
+
+/// [`Game::noisy_moves`] by the whole legal list, filtered in place: whether it had any move.
+fn noisy_of_legal<G: Game>(game: &mut G, list: &mut MoveList) -> bool {
+    game.legal_moves(list);
+    let any = !list.is_empty();
+    crate::rules::retain(list, |m| {
+        m.promotion_type().is_some() || game.captured(m).is_some()
+    });
+    any
+}
 
 /// The type of the man `m` captures on `pos`, if any.
 #[inline]
@@ -493,12 +492,7 @@ impl Game for VariantGame {
     }
     fn noisy_moves(&mut self, list: &mut MoveList) -> bool {
         if !self.staged_noisy {
-            self.legal_moves(list);
-            let any = !list.is_empty();
-            crate::rules::retain(list, |m| {
-                m.promotion_type().is_some() || self.captured(m).is_some()
-            });
-            return any;
+            return noisy_of_legal(self, list);
         }
         crate::movegen::generic::noisy_legal_moves(&mut self.pos, list)
     }
