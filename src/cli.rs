@@ -54,7 +54,7 @@ subcommands:
   train  --variant V --data FILE[,FILE...] --out NET [--hidden H] [--epochs E]
           [--batch B] [--rate R] [--final-rate F] [--lambda L] [--scale K]
           [--validation V] [--seed S] [--threads T] [--mirror true] [--init NET]
-          [--variants INI]
+          [--turn-buckets false] [--variants INI]
                        fit a net (inputs -> H x 2 -> 1, default H 256) to datagen's data
                        (packed or text): target L * sigmoid(score/K) + (1 - L) * result
                        (L default 0.5, K fitted to the results unless given), Adam at
@@ -65,7 +65,9 @@ subcommands:
                        (half the time; for rules symmetric that way, such as chess);
                        --init NET starts from a net (a built-in name such as chess.nnue,
                        or a file) with the same men, board and hidden size, even one made
-                       for another variant, instead of random weights
+                       for another variant, instead of random weights; where turns have
+                       phases (the 007 family) the output has a bucket per phase unless
+                       --turn-buckets false
   \"genfens N seed S book <None|FILE> [variant V] [plies P] [nodes K]\"
                        OpenBench's opening generation (one argument, as its client passes
                        it): N lines 'info string genfens FEN', each the start (or a random
@@ -714,8 +716,9 @@ fn initial_net(name: &str) -> Result<std::sync::Arc<crate::eval::nnue::Network>,
 
 fn cmd_train(args: &[String]) -> Result<(), String> {
     use crate::tune::train::{load, train, Data, TrainConfig};
-    const ALLOWED: [&str; 16] = [
+    const ALLOWED: [&str; 17] = [
         "--mirror",
+        "--turn-buckets",
         "--init",
         "--variant",
         "--data",
@@ -756,6 +759,7 @@ fn cmd_train(args: &[String]) -> Result<(), String> {
         seed: number(&map, "--seed", d.seed, 0..=u64::MAX)?,
         threads: number(&map, "--threads", d.threads, 1..=1024)?,
         mirror: number(&map, "--mirror", d.mirror, false..=true)?,
+        turn_buckets: number(&map, "--turn-buckets", d.turn_buckets, false..=true)?,
         init: match map.get("--init") {
             Some(name) => Some(initial_net(name)?),
             None => None,

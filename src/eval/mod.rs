@@ -165,7 +165,7 @@ impl EvalParams {
     }
 
     /// The net `nnueFile` names for `rules`, loaded, if the variant names one.
-    pub fn variant_net(rules: &Rules) -> Option<Result<nnue::LoadedNet, String>> {
+    pub fn variant_net(rules: &Variant) -> Option<Result<nnue::LoadedNet, String>> {
         let f = rules.nnue_file.as_ref()?;
         Some(nnue::embedded::load_for(rules, &f.name, &f.path))
     }

@@ -99,11 +99,19 @@ impl Hooks {
 /// Hooks are called only when [`Mechanic::hooks`] names them. Moves passed in are legal or
 /// pseudo-legal moves of the position (never `Move::NONE`, except to `after_move` for a pass).
 pub trait Mechanic: AsAny + Send + Sync + 'static {
-    /// The mechanic's name (its module), for messages.
-    fn name(&self) -> &'static str;
+    /// Its registration: where its name and keys are said once.
+    fn spec(&self) -> &'static MechanicSpec;
 
-    /// The variants.ini key that switched it on (where load errors about it point).
-    fn ini_key(&self) -> &'static str;
+    /// The mechanic's name (its module), for messages.
+    fn name(&self) -> &'static str {
+        self.spec().name
+    }
+
+    /// The variants.ini key that switched it on (where load errors about it point): the first
+    /// of its keys.
+    fn ini_key(&self) -> &'static str {
+        self.spec().keys[0]
+    }
 
     /// The hooks it uses.
     fn hooks(&self) -> Hooks;
@@ -332,6 +340,19 @@ pub trait Mechanic: AsAny + Send + Sync + 'static {
         None
     }
 
+    /// How many phases a turn has, for an evaluation whose judgement depends on where the turn
+    /// stands (a net's output buckets): 1 where players alternate.
+    fn turn_phases(&self) -> usize {
+        1
+    }
+
+    /// The phase (below [`Mechanic::turn_phases`]) of the ply that follows `plies_played`
+    /// plies: a function of the ply number alone, so training data that records the ply
+    /// number knows it.
+    fn turn_phase(&self, _plies_played: u32) -> usize {
+        0
+    }
+
     /// Whether a move of `m` in `pos` is a promotion whose piece the pawn's owner, not the
     /// chooser, picks (the search then values it at the owner's choice).
     fn owner_picks_promotion(&self, _pos: &Position, _m: Move) -> bool {
@@ -408,8 +429,11 @@ impl<T: Any> AsAny for T {
 
 /// A mechanic's builder: reads its keys from the section (errors with file and line), may
 /// adjust the compiled data and claims its state; `None` when the variant does not use it.
-pub type BuildMechanic =
-    fn(&Section, &mut Rules, &mut StateLayout) -> Result<Option<Box<dyn Mechanic>>, IniError>;
+pub type BuildMechanic = fn(&Section, &mut Rules, &mut StateLayout) -> Built;
+
+/// What a mechanic's builder gives: the mechanic, `None` where the variant does not use it, or
+/// the error in its keys.
+pub type Built = Result<Option<Box<dyn Mechanic>>, IniError>;
 
 /// How a mechanic is registered: its keys and its builder.
 pub struct MechanicSpec {
@@ -423,6 +447,40 @@ pub struct MechanicSpec {
     /// Reads its keys; `None` when the variant does not use it. It may adjust the data and
     /// claims its state.
     pub build: BuildMechanic,
+}
+
+impl MechanicSpec {
+    /// The registration of a mechanic chosen by `keys[0] = name` (`specialMoves`,
+    /// `restriction`), which reads `keys`.
+    pub const fn chosen(
+        keys: &'static [&'static str],
+        name: &'static str,
+        build: BuildMechanic,
+    ) -> MechanicSpec {
+        MechanicSpec {
+            name,
+            keys,
+            selected_by: Some((keys[0], name)),
+            build,
+        }
+    }
+
+    /// Whether `ctx` chooses this mechanic (`keys[0] = name`, or always where the mechanic is
+    /// not chosen by a key); its other keys set where it is not chosen are refused, since they
+    /// would have no effect.
+    pub fn is_chosen(&self, ctx: &Section) -> Result<bool, IniError> {
+        match self.selected_by {
+            Some((selector, value)) => ctx.selects(selector, value, &self.keys[1..]),
+            None => Ok(true),
+        }
+    }
+
+    /// `mechanic` where `ctx` chooses it ([`MechanicSpec::is_chosen`]), else `None`.
+    pub fn made_if_chosen(&self, ctx: &Section, mechanic: impl Mechanic) -> Built {
+        Ok(self
+            .is_chosen(ctx)?
+            .then(|| Box::new(mechanic) as Box<dyn Mechanic>))
+    }
 }
 
 /// A variant's mechanics, in registration order, with the union of their hooks.
@@ -511,6 +569,24 @@ impl Mechanics {
             return None;
         }
         self.with_hook(Hooks::CHECK).next()
+    }
+
+    /// How many phases a turn has ([`Mechanic::turn_phases`]; 1 where players alternate).
+    pub fn turn_phases(&self) -> usize {
+        self.with_hook(Hooks::TURNS)
+            .next()
+            .map_or(1, |m| m.turn_phases())
+    }
+
+    /// The phase of the ply after `plies_played` plies ([`Mechanic::turn_phase`]).
+    #[inline]
+    pub fn turn_phase(&self, plies_played: u32) -> usize {
+        if !self.hooks.meets(Hooks::TURNS) {
+            return 0;
+        }
+        self.with_hook(Hooks::TURNS)
+            .next()
+            .map_or(0, |m| m.turn_phase(plies_played))
     }
 
     /// Whether the search may pass (null move) as far as the mechanics go.

@@ -19,7 +19,7 @@ pub mod zobrist;
 pub use attacks::{is_attacked, types_of};
 pub use fen::FenError;
 pub use legality::{attacked_from_squares, attacked_with, legal_when_played, Change, Legality};
-pub use mechanic::{Hooks, Mechanic, MechanicSpec, Mechanics, ShortcutMasks, Variant};
+pub use mechanic::{Built, Hooks, Mechanic, MechanicSpec, Mechanics, ShortcutMasks, Variant};
 pub use state::{Field, SquareField, SquareSetField, StateLayout, MECH_WORDS};
 
 use crate::geometry::{Bitboard, Color, Square};
@@ -274,6 +274,13 @@ impl Position {
             .with_hook(Hooks::TURNS)
             .next()
             .map_or(self.stm, |m| m.chooser(self))
+    }
+
+    /// Where the next ply stands in its turn ([`Mechanics::turn_phase`]): 0 wherever players
+    /// alternate; under a turn schedule, the Detente slot of the next ply less one.
+    #[inline]
+    pub fn turn_phase(&self) -> usize {
+        self.mechanics().turn_phase(self.state.ply)
     }
 
     /// The saved state (key, rights, en passant, clocks, variant bytes).

@@ -34,29 +34,21 @@ use crate::geometry::attacks::TABLES;
 use crate::geometry::{Bitboard, Color, Square};
 use crate::moves::{Move, MoveList};
 use crate::piece::{Piece, PieceType, MAX_PIECE_TYPES};
-use crate::position::{Hooks, Legality, Mechanic, MechanicSpec, Position, StateLayout};
-use crate::variant::{IniError, Rules, Section};
+use crate::position::{Built, Hooks, Legality, Mechanic, MechanicSpec, Position, StateLayout};
+use crate::variant::{Rules, Section};
 
 /// Registration: `specialMoves = borrow` and its keys.
-pub const SPEC: MechanicSpec = MechanicSpec {
-    name: "borrow",
-    keys: &[
+pub const SPEC: MechanicSpec = MechanicSpec::chosen(
+    &[
         "specialMoves",
         "borrowMoves",
         "borrowKing",
         "borrowPawnStep",
         "borrowFirstRank",
     ],
-    selected_by: Some(("specialMoves", "borrow")),
+    "borrow",
     build,
-};
-
-const OWN_KEYS: [&str; 4] = [
-    "borrowMoves",
-    "borrowKing",
-    "borrowPawnStep",
-    "borrowFirstRank",
-];
+);
 
 /// The borrowed-powers mechanic and its settings.
 #[derive(Clone, Copy, Debug)]
@@ -71,16 +63,12 @@ pub struct Borrow {
     first_rank: bool,
 }
 
-fn build(
-    ctx: &Section,
-    rules: &mut Rules,
-    _state: &mut StateLayout,
-) -> Result<Option<Box<dyn Mechanic>>, IniError> {
+fn build(ctx: &Section, rules: &mut Rules, _state: &mut StateLayout) -> Built {
     let replace = ctx.two_way("borrowMoves", "add", "replace")?;
     let kings = ctx.two_way("borrowKing", "false", "true")?;
     let attacker_step = ctx.two_way("borrowPawnStep", "own", "attacker")?;
     let first_rank = ctx.two_way("borrowFirstRank", "false", "true")?;
-    if !ctx.selects("specialMoves", "borrow", &OWN_KEYS)? {
+    if !SPEC.is_chosen(ctx)? {
         return Ok(None);
     }
     let b = Borrow {
@@ -282,12 +270,8 @@ impl Mechanic for Borrow {
         true
     }
 
-    fn name(&self) -> &'static str {
-        "borrow"
-    }
-
-    fn ini_key(&self) -> &'static str {
-        "specialMoves"
+    fn spec(&self) -> &'static MechanicSpec {
+        &SPEC
     }
 
     fn hooks(&self) -> Hooks {

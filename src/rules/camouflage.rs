@@ -30,16 +30,11 @@
 use crate::geometry::{Bitboard, Color, Square};
 use crate::piece::CompiledPiece;
 use crate::piece::PieceType;
-use crate::position::{Hooks, Mechanic, MechanicSpec, StateLayout};
-use crate::variant::{IniError, Rules, Section};
+use crate::position::{Built, Hooks, Mechanic, MechanicSpec, StateLayout};
+use crate::variant::{Rules, Section};
 
 /// Registration: `specialMoves = camouflage` (no option keys: §3 has none).
-pub const SPEC: MechanicSpec = MechanicSpec {
-    name: "camouflage",
-    keys: &["specialMoves"],
-    selected_by: Some(("specialMoves", "camouflage")),
-    build,
-};
+pub const SPEC: MechanicSpec = MechanicSpec::chosen(&["specialMoves"], "camouflage", build);
 
 /// Camouflage's shade powers (data only, added to the tables at load; kept in the variant's
 /// list of mechanics so the variant says what it has).
@@ -73,12 +68,8 @@ const KING: [(i8, i8); 8] = [
 /// The four orthogonal steps (the Bishop's CF-2 step).
 const ORTHOGONAL: [(i8, i8); 4] = [(1, 0), (0, 1), (-1, 0), (0, -1)];
 
-fn build(
-    ctx: &Section,
-    rules: &mut Rules,
-    _state: &mut StateLayout,
-) -> Result<Option<Box<dyn Mechanic>>, IniError> {
-    if ctx.get("specialMoves") != Some("camouflage") {
+fn build(ctx: &Section, rules: &mut Rules, _state: &mut StateLayout) -> Built {
+    if !SPEC.is_chosen(ctx)? {
         return Ok(None);
     }
     let board = rules.board;
@@ -139,12 +130,8 @@ fn add_leaps(
 }
 
 impl Mechanic for Camouflage {
-    fn name(&self) -> &'static str {
-        "camouflage"
-    }
-
-    fn ini_key(&self) -> &'static str {
-        "specialMoves"
+    fn spec(&self) -> &'static MechanicSpec {
+        &SPEC
     }
 
     fn hooks(&self) -> Hooks {

@@ -46,38 +46,27 @@ use crate::geometry::{Bitboard, Square};
 use crate::moves::{Move, MoveKind, MoveList, MoveText};
 use crate::piece::{Piece, PieceType};
 use crate::position::{
-    Change, EditList, Hooks, Legality, Mechanic, MechanicSpec, Position, StateLayout,
+    Built, Change, EditList, Hooks, Legality, Mechanic, MechanicSpec, Position, StateLayout,
 };
 use crate::rules::relocation::{approach_targets, direction, end_types, promotion, PawnApproach};
-use crate::variant::{IniError, Rules, Section};
+use crate::variant::{Rules, Section};
 
 /// The Carom mechanic (no settings, no state).
 #[derive(Clone, Copy, Debug)]
 pub struct Carom;
 
 /// Registration: `specialMoves = carom`.
-pub const SPEC: MechanicSpec = MechanicSpec {
-    name: "carom",
-    keys: &["specialMoves"],
-    selected_by: Some(("specialMoves", "carom")),
-    build,
-};
+pub const SPEC: MechanicSpec = MechanicSpec::chosen(&["specialMoves"], "carom", build);
 
-fn build(
-    ctx: &Section,
-    _rules: &mut Rules,
-    _state: &mut StateLayout,
-) -> Result<Option<Box<dyn Mechanic>>, IniError> {
-    Ok((ctx.get("specialMoves") == Some("carom")).then(|| Box::new(Carom) as Box<dyn Mechanic>))
+fn build(ctx: &Section, _rules: &mut Rules, _state: &mut StateLayout) -> Built {
+    Ok(SPEC
+        .is_chosen(ctx)?
+        .then(|| Box::new(Carom) as Box<dyn Mechanic>))
 }
 
 impl Mechanic for Carom {
-    fn name(&self) -> &'static str {
-        "carom"
-    }
-
-    fn ini_key(&self) -> &'static str {
-        "specialMoves"
+    fn spec(&self) -> &'static MechanicSpec {
+        &SPEC
     }
 
     fn hooks(&self) -> Hooks {

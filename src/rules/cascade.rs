@@ -63,19 +63,15 @@ use crate::movegen::generic;
 use crate::moves::{Move, MoveList, MoveText};
 use crate::piece::{Piece, PieceType};
 use crate::position::{
-    legal_when_played, Change, EditList, Hooks, Legality, Mechanic, MechanicSpec, Position,
+    legal_when_played, Built, Change, EditList, Hooks, Legality, Mechanic, MechanicSpec, Position,
     StateLayout,
 };
 use crate::rules::rights_lost_at;
-use crate::variant::{generator_is_orthodox, IniError, Rules, Section};
+use crate::variant::{generator_is_orthodox, Rules, Section};
 
 /// Registration: `specialMoves = cascade` and its option `cascadeInitiator`.
-pub const SPEC: MechanicSpec = MechanicSpec {
-    name: "cascade",
-    keys: &["specialMoves", "cascadeInitiator"],
-    selected_by: Some(("specialMoves", "cascade")),
-    build,
-};
+pub const SPEC: MechanicSpec =
+    MechanicSpec::chosen(&["specialMoves", "cascadeInitiator"], "cascade", build);
 
 /// The Cascade mechanic and its settings.
 #[derive(Clone, Copy, Debug)]
@@ -88,28 +84,20 @@ pub struct Cascade {
     fast: bool,
 }
 
-fn build(
-    ctx: &Section,
-    rules: &mut Rules,
-    _state: &mut StateLayout,
-) -> Result<Option<Box<dyn Mechanic>>, IniError> {
+fn build(ctx: &Section, rules: &mut Rules, _state: &mut StateLayout) -> Built {
     let stops = ctx.two_way("cascadeInitiator", "beyond", "first")?;
-    if !ctx.selects("specialMoves", "cascade", &["cascadeInitiator"])? {
-        return Ok(None);
-    }
-    Ok(Some(Box::new(Cascade {
-        stops,
-        fast: generator_is_orthodox(rules),
-    })))
+    SPEC.made_if_chosen(
+        ctx,
+        Cascade {
+            stops,
+            fast: generator_is_orthodox(rules),
+        },
+    )
 }
 
 impl Mechanic for Cascade {
-    fn name(&self) -> &'static str {
-        "cascade"
-    }
-
-    fn ini_key(&self) -> &'static str {
-        "specialMoves"
+    fn spec(&self) -> &'static MechanicSpec {
+        &SPEC
     }
 
     fn hooks(&self) -> Hooks {

@@ -32,27 +32,20 @@ use crate::movegen::generic::legal_when_played;
 use crate::movegen::{in_check, is_attacked};
 use crate::moves::{Move, MoveKind, MoveList, MoveText};
 use crate::piece::{Piece, PieceType};
-use crate::position::{EditList, Hooks, Legality, Mechanic, MechanicSpec, Position, StateLayout};
-use crate::variant::{IniError, Rules, Section};
+use crate::position::{
+    Built, EditList, Hooks, Legality, Mechanic, MechanicSpec, Position, StateLayout,
+};
+use crate::variant::{Rules, Section};
 
 /// The mechanic (no settings, no state).
 #[derive(Clone, Copy, Debug)]
 pub struct Castlemania;
 
 /// Registration: `specialMoves = castlemania`.
-pub const SPEC: MechanicSpec = MechanicSpec {
-    name: "castlemania",
-    keys: &["specialMoves"],
-    selected_by: Some(("specialMoves", "castlemania")),
-    build,
-};
+pub const SPEC: MechanicSpec = MechanicSpec::chosen(&["specialMoves"], "castlemania", build);
 
-fn build(
-    ctx: &Section,
-    rules: &mut Rules,
-    _state: &mut StateLayout,
-) -> Result<Option<Box<dyn Mechanic>>, IniError> {
-    if ctx.get("specialMoves") != Some("castlemania") {
+fn build(ctx: &Section, rules: &mut Rules, _state: &mut StateLayout) -> Built {
+    if !SPEC.is_chosen(ctx)? {
         return Ok(None);
     }
     if rules.castling {
@@ -103,12 +96,8 @@ impl Castling {
 }
 
 impl Mechanic for Castlemania {
-    fn name(&self) -> &'static str {
-        "castlemania"
-    }
-
-    fn ini_key(&self) -> &'static str {
-        "specialMoves"
+    fn spec(&self) -> &'static MechanicSpec {
+        &SPEC
     }
 
     fn hooks(&self) -> Hooks {

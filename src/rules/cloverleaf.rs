@@ -34,17 +34,13 @@ use crate::geometry::{Bitboard, Color, Square};
 use crate::moves::{Move, MoveKind, MoveList};
 use crate::piece::PieceType;
 use crate::position::{
-    Hooks, Legality, Mechanic, MechanicSpec, Position, ShortcutMasks, StateLayout,
+    Built, Hooks, Legality, Mechanic, MechanicSpec, Position, ShortcutMasks, StateLayout,
 };
-use crate::variant::{generator_is_orthodox, IniError, Rules, Section};
+use crate::variant::{generator_is_orthodox, Rules, Section};
 
 /// Registration: `specialMoves = cloverleaf` and its rotation direction (CL-3, CL-4).
-pub const SPEC: MechanicSpec = MechanicSpec {
-    name: "cloverleaf",
-    keys: &["specialMoves", "cloverleafRotation"],
-    selected_by: Some(("specialMoves", "cloverleaf")),
-    build,
-};
+pub const SPEC: MechanicSpec =
+    MechanicSpec::chosen(&["specialMoves", "cloverleafRotation"], "cloverleaf", build);
 
 /// The Cloverleaf mechanic: the rotation direction of the centre ring.
 #[derive(Clone, Copy, Debug)]
@@ -53,13 +49,9 @@ pub struct Cloverleaf {
     ring_next: [usize; 4],
 }
 
-fn build(
-    ctx: &Section,
-    rules: &mut Rules,
-    _state: &mut StateLayout,
-) -> Result<Option<Box<dyn Mechanic>>, IniError> {
+fn build(ctx: &Section, rules: &mut Rules, _state: &mut StateLayout) -> Built {
     let clockwise = ctx.two_way("cloverleafRotation", "ccw", "cw")?;
-    if !ctx.selects("specialMoves", "cloverleaf", &["cloverleafRotation"])? {
+    if !SPEC.is_chosen(ctx)? {
         return Ok(None);
     }
     if !generator_is_orthodox(rules) {
@@ -436,12 +428,8 @@ impl Mechanic for Cloverleaf {
         true
     }
 
-    fn name(&self) -> &'static str {
-        "cloverleaf"
-    }
-
-    fn ini_key(&self) -> &'static str {
-        "specialMoves"
+    fn spec(&self) -> &'static MechanicSpec {
+        &SPEC
     }
 
     fn hooks(&self) -> Hooks {

@@ -43,28 +43,19 @@ use crate::geometry::{Bitboard, Color, Square};
 use crate::moves::{Move, MoveKind, MoveList, MoveText};
 use crate::piece::{Piece, PieceType};
 use crate::position::{
-    EditList, Hooks, Legality, Mechanic, MechanicSpec, Position, ShortcutMasks, StateLayout,
+    Built, EditList, Hooks, Legality, Mechanic, MechanicSpec, Position, ShortcutMasks, StateLayout,
 };
-use crate::variant::{generator_is_orthodox, IniError, Rules, Section};
+use crate::variant::{generator_is_orthodox, Rules, Section};
 
 /// Registration: `specialMoves = coercion` (no option keys: §9.2 marks none).
-pub const SPEC: MechanicSpec = MechanicSpec {
-    name: "coercion",
-    keys: &["specialMoves"],
-    selected_by: Some(("specialMoves", "coercion")),
-    build,
-};
+pub const SPEC: MechanicSpec = MechanicSpec::chosen(&["specialMoves"], "coercion", build);
 
 /// The Coercion mechanic.
 #[derive(Clone, Copy, Debug)]
 pub struct Coercion;
 
-fn build(
-    ctx: &Section,
-    rules: &mut Rules,
-    _state: &mut StateLayout,
-) -> Result<Option<Box<dyn Mechanic>>, IniError> {
-    if ctx.get("specialMoves") != Some("coercion") {
+fn build(ctx: &Section, rules: &mut Rules, _state: &mut StateLayout) -> Built {
+    if !SPEC.is_chosen(ctx)? {
         return Ok(None);
     }
     // reach is computed with the orthodox tables (§0.2 defines it for the six chess men)
@@ -186,12 +177,8 @@ impl Men {
 }
 
 impl Mechanic for Coercion {
-    fn name(&self) -> &'static str {
-        "coercion"
-    }
-
-    fn ini_key(&self) -> &'static str {
-        "specialMoves"
+    fn spec(&self) -> &'static MechanicSpec {
+        &SPEC
     }
 
     fn hooks(&self) -> Hooks {

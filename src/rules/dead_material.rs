@@ -4,8 +4,8 @@
 
 use crate::geometry::Color;
 use crate::piece::{PieceType, MAX_PIECE_TYPES};
-use crate::position::{Hooks, Mechanic, MechanicSpec, Position, StateLayout};
-use crate::variant::{material_signature, IniError, Rules, Section};
+use crate::position::{Built, Hooks, Mechanic, MechanicSpec, Position, StateLayout};
+use crate::variant::{material_signature, Rules, Section};
 
 /// Registration: `deadMaterial`.
 pub const SPEC: MechanicSpec = MechanicSpec {
@@ -24,11 +24,7 @@ pub struct DeadMaterial {
     most_men: u32,
 }
 
-fn build(
-    ctx: &Section,
-    rules: &mut Rules,
-    _state: &mut StateLayout,
-) -> Result<Option<Box<dyn Mechanic>>, IniError> {
+fn build(ctx: &Section, rules: &mut Rules, _state: &mut StateLayout) -> Built {
     let Some(v) = ctx.get("deadMaterial").filter(|v| v.trim() != "-") else {
         return Ok(None);
     };
@@ -76,12 +72,8 @@ fn build(
 }
 
 impl Mechanic for DeadMaterial {
-    fn name(&self) -> &'static str {
-        "dead material"
-    }
-
-    fn ini_key(&self) -> &'static str {
-        "deadMaterial"
+    fn spec(&self) -> &'static MechanicSpec {
+        &SPEC
     }
 
     fn hooks(&self) -> Hooks {

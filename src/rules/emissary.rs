@@ -61,19 +61,18 @@ use crate::movegen::{generic, move_to_string};
 use crate::moves::{Move, MoveKind, MoveList, MoveText};
 use crate::piece::{Piece, PieceType, MAX_PIECE_TYPES};
 use crate::position::{
-    EditList, FenError, Field, Hooks, Legality, Mechanic, MechanicSpec, Position, ShortcutMasks,
-    StateLayout,
+    Built, EditList, FenError, Field, Hooks, Legality, Mechanic, MechanicSpec, Position,
+    ShortcutMasks, StateLayout,
 };
 use crate::variant::{generator_is_orthodox, IniError, Rules, Section};
 
 /// Registration: `specialMoves = emissary`, its ruling key `emissaryReentry` and the ranking
 /// `emissaryRank`.
-pub const SPEC: MechanicSpec = MechanicSpec {
-    name: "emissary",
-    keys: &["specialMoves", "emissaryReentry", "emissaryRank"],
-    selected_by: Some(("specialMoves", "emissary")),
+pub const SPEC: MechanicSpec = MechanicSpec::chosen(
+    &["specialMoves", "emissaryReentry", "emissaryRank"],
+    "emissary",
     build,
-};
+);
 
 /// The Emissary mechanic: its ranking and state fields.
 #[derive(Clone, Debug)]
@@ -92,16 +91,8 @@ const TAG_NORMAL: u32 = 1;
 const TAG_EP: u32 = 2;
 const TAG_CASTLE: u32 = 3;
 
-fn build(
-    ctx: &Section,
-    rules: &mut Rules,
-    state: &mut StateLayout,
-) -> Result<Option<Box<dyn Mechanic>>, IniError> {
-    if !ctx.selects(
-        "specialMoves",
-        "emissary",
-        &["emissaryReentry", "emissaryRank"],
-    )? {
+fn build(ctx: &Section, rules: &mut Rules, state: &mut StateLayout) -> Built {
+    if !SPEC.is_chosen(ctx)? {
         return Ok(None);
     }
     match ctx.get("emissaryReentry") {
@@ -459,12 +450,8 @@ fn checker_target(pos: &Position, king: Option<Square>) -> Option<Bitboard> {
 }
 
 impl Mechanic for Emissary {
-    fn name(&self) -> &'static str {
-        "emissary"
-    }
-
-    fn ini_key(&self) -> &'static str {
-        "specialMoves"
+    fn spec(&self) -> &'static MechanicSpec {
+        &SPEC
     }
 
     fn hooks(&self) -> Hooks {

@@ -41,18 +41,17 @@ use crate::movegen::generic::{attacked_from_squares, legal_when_played};
 use crate::moves::{Move, MoveKind, MoveList, MoveText};
 use crate::piece::{Piece, PieceType};
 use crate::position::{
-    is_attacked, types_of, EditList, Hooks, Legality, Mechanic, MechanicSpec, Position,
+    is_attacked, types_of, Built, EditList, Hooks, Legality, Mechanic, MechanicSpec, Position,
     ShortcutMasks, StateLayout,
 };
-use crate::variant::{generator_is_orthodox, IniError, Rules, Section};
+use crate::variant::{generator_is_orthodox, Rules, Section};
 
 /// Registration: `specialMoves = explorer` and its option `explorerCaptureContinues` (EX-R1).
-pub const SPEC: MechanicSpec = MechanicSpec {
-    name: "explorer",
-    keys: &["specialMoves", "explorerCaptureContinues"],
-    selected_by: Some(("specialMoves", "explorer")),
+pub const SPEC: MechanicSpec = MechanicSpec::chosen(
+    &["specialMoves", "explorerCaptureContinues"],
+    "explorer",
     build,
-};
+);
 
 /// The Explorer mechanic and its settings.
 #[derive(Clone, Copy, Debug)]
@@ -69,13 +68,9 @@ pub struct Explorer {
 /// Payload bit: the man captured on the intermediate square (a capture's continuation).
 const CAPTURED: u32 = 1 << 6;
 
-fn build(
-    ctx: &Section,
-    rules: &mut Rules,
-    _state: &mut StateLayout,
-) -> Result<Option<Box<dyn Mechanic>>, IniError> {
+fn build(ctx: &Section, rules: &mut Rules, _state: &mut StateLayout) -> Built {
     let captures_continue = ctx.bool("explorerCaptureContinues", false)?;
-    if !ctx.selects("specialMoves", "explorer", &["explorerCaptureContinues"])? {
+    if !SPEC.is_chosen(ctx)? {
         return Ok(None);
     }
     if rules.shape.files != 8 || rules.shape.ranks != 8 {
@@ -197,12 +192,8 @@ fn stop_of(m: Move) -> Square {
 }
 
 impl Mechanic for Explorer {
-    fn name(&self) -> &'static str {
-        "explorer"
-    }
-
-    fn ini_key(&self) -> &'static str {
-        "specialMoves"
+    fn spec(&self) -> &'static MechanicSpec {
+        &SPEC
     }
 
     fn hooks(&self) -> Hooks {

@@ -13,8 +13,8 @@ use crate::geometry::{Bitboard, Color, Square};
 use crate::movegen::{count_passing, LeafJudge};
 use crate::moves::{Move, MoveKind, MoveList};
 use crate::piece::PieceType;
-use crate::position::{types_of, Hooks, Mechanic, MechanicSpec, Position, StateLayout};
-use crate::variant::{IniError, Rules, Section};
+use crate::position::{types_of, Built, Hooks, Mechanic, MechanicSpec, Position, StateLayout};
+use crate::variant::{Rules, Section};
 
 /// The facing rule's settings.
 #[derive(Clone, Copy, Debug)]
@@ -33,11 +33,7 @@ pub const SPEC: MechanicSpec = MechanicSpec {
     build,
 };
 
-fn build(
-    ctx: &Section,
-    rules: &mut Rules,
-    _state: &mut StateLayout,
-) -> Result<Option<Box<dyn Mechanic>>, IniError> {
+fn build(ctx: &Section, rules: &mut Rules, _state: &mut StateLayout) -> Built {
     let types = ctx
         .letters("facingPieces", rules)?
         .iter()
@@ -59,12 +55,8 @@ fn build(
 }
 
 impl Mechanic for Facing {
-    fn name(&self) -> &'static str {
-        "facing"
-    }
-
-    fn ini_key(&self) -> &'static str {
-        "facingPieces"
+    fn spec(&self) -> &'static MechanicSpec {
+        &SPEC
     }
 
     fn hooks(&self) -> Hooks {

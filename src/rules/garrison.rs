@@ -14,8 +14,8 @@ use crate::geometry::{Bitboard, Color, Square};
 use crate::movegen::{count_passing, LeafJudge};
 use crate::moves::{Move, MoveKind, MoveList};
 use crate::piece::PieceType;
-use crate::position::{Hooks, Mechanic, MechanicSpec, Position, StateLayout};
-use crate::variant::{IniError, Rules, Section};
+use crate::position::{Built, Hooks, Mechanic, MechanicSpec, Position, StateLayout};
+use crate::variant::{Rules, Section};
 
 /// Garrison's settings.
 #[derive(Clone, Copy, Debug)]
@@ -25,32 +25,17 @@ pub struct Garrison {
 }
 
 /// Registration: `restriction = garrison`, `garrisonKings`.
-pub const SPEC: MechanicSpec = MechanicSpec {
-    name: "garrison",
-    keys: &["restriction", "garrisonKings"],
-    selected_by: Some(("restriction", "garrison")),
-    build,
-};
+pub const SPEC: MechanicSpec =
+    MechanicSpec::chosen(&["restriction", "garrisonKings"], "garrison", build);
 
-fn build(
-    ctx: &Section,
-    _rules: &mut Rules,
-    _state: &mut StateLayout,
-) -> Result<Option<Box<dyn Mechanic>>, IniError> {
+fn build(ctx: &Section, _rules: &mut Rules, _state: &mut StateLayout) -> Built {
     let kings = ctx.bool("garrisonKings", true)?;
-    if !ctx.selects("restriction", "garrison", &["garrisonKings"])? {
-        return Ok(None);
-    }
-    Ok(Some(Box::new(Garrison { kings })))
+    SPEC.made_if_chosen(ctx, Garrison { kings })
 }
 
 impl Mechanic for Garrison {
-    fn name(&self) -> &'static str {
-        "garrison"
-    }
-
-    fn ini_key(&self) -> &'static str {
-        "restriction"
+    fn spec(&self) -> &'static MechanicSpec {
+        &SPEC
     }
 
     fn hooks(&self) -> Hooks {

@@ -18,8 +18,8 @@ use crate::geometry::{Bitboard, Color, Square};
 use crate::movegen::{count_passing, LeafJudge};
 use crate::moves::{Move, MoveKind, MoveList};
 use crate::piece::PieceType;
-use crate::position::{Hooks, Mechanic, MechanicSpec, Position, StateLayout};
-use crate::variant::{IniError, Rules, Section};
+use crate::position::{Built, Hooks, Mechanic, MechanicSpec, Position, StateLayout};
+use crate::variant::{Rules, Section};
 
 /// Hippophobic's options.
 #[derive(Clone, Copy, Debug)]
@@ -33,44 +33,31 @@ pub struct Hippophobic {
 }
 
 /// Registration: `restriction = hippophobic` and its two options.
-pub const SPEC: MechanicSpec = MechanicSpec {
-    name: "hippophobic",
-    keys: &[
+pub const SPEC: MechanicSpec = MechanicSpec::chosen(
+    &[
         "restriction",
         "hippophobicAdjacencyIsCheck",
         "hippophobicCastling",
     ],
-    selected_by: Some(("restriction", "hippophobic")),
+    "hippophobic",
     build,
-};
+);
 
-fn build(
-    ctx: &Section,
-    _rules: &mut Rules,
-    _state: &mut StateLayout,
-) -> Result<Option<Box<dyn Mechanic>>, IniError> {
+fn build(ctx: &Section, _rules: &mut Rules, _state: &mut StateLayout) -> Built {
     let adjacency_is_check = ctx.bool("hippophobicAdjacencyIsCheck", false)?;
     let castling_path = ctx.two_way("hippophobicCastling", "destination", "path")?;
-    if !ctx.selects(
-        "restriction",
-        "hippophobic",
-        &["hippophobicAdjacencyIsCheck", "hippophobicCastling"],
-    )? {
-        return Ok(None);
-    }
-    Ok(Some(Box::new(Hippophobic {
-        adjacency_is_check,
-        castling_path,
-    })))
+    SPEC.made_if_chosen(
+        ctx,
+        Hippophobic {
+            adjacency_is_check,
+            castling_path,
+        },
+    )
 }
 
 impl Mechanic for Hippophobic {
-    fn name(&self) -> &'static str {
-        "hippophobic"
-    }
-
-    fn ini_key(&self) -> &'static str {
-        "restriction"
+    fn spec(&self) -> &'static MechanicSpec {
+        &SPEC
     }
 
     fn hooks(&self) -> Hooks {

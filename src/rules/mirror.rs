@@ -4,8 +4,8 @@
 //! pieces' tables when the variant is loaded; it has no hook at play time (and the tables it
 //! changes keep the variant off the orthodox generator).
 
-use crate::position::{Hooks, Mechanic, MechanicSpec, StateLayout};
-use crate::variant::{IniError, Rules, Section};
+use crate::position::{Built, Hooks, Mechanic, MechanicSpec, StateLayout};
+use crate::variant::{Rules, Section};
 
 /// Registration: `mirrorLeap`.
 pub const SPEC: MechanicSpec = MechanicSpec {
@@ -20,11 +20,7 @@ pub const SPEC: MechanicSpec = MechanicSpec {
 #[derive(Clone, Copy, Debug)]
 pub struct MirrorLeaps;
 
-fn build(
-    ctx: &Section,
-    rules: &mut Rules,
-    _state: &mut StateLayout,
-) -> Result<Option<Box<dyn Mechanic>>, IniError> {
+fn build(ctx: &Section, rules: &mut Rules, _state: &mut StateLayout) -> Built {
     let Some(v) = ctx.get("mirrorLeap").filter(|v| *v != "-") else {
         return Ok(None);
     };
@@ -39,12 +35,8 @@ fn build(
 }
 
 impl Mechanic for MirrorLeaps {
-    fn name(&self) -> &'static str {
-        "mirror"
-    }
-
-    fn ini_key(&self) -> &'static str {
-        "mirrorLeap"
+    fn spec(&self) -> &'static MechanicSpec {
+        &SPEC
     }
 
     fn hooks(&self) -> Hooks {

@@ -9,23 +9,18 @@
 /// `is_spelling`, `count_legal` and `change` serve it.
 macro_rules! own_moves_spec {
     ($name:literal) => {
-        MechanicSpec {
-            name: $name,
-            keys: &["specialMoves"],
-            selected_by: Some(("specialMoves", $name)),
-            build: |ctx, _, _| {
-                Ok(super::OwnMoves {
-                    name: $name,
-                    generate,
-                    edits,
-                    write,
-                    is_spelling,
-                    count_distinct: Some(count_legal),
-                    change,
-                }
-                .selected(ctx))
-            },
-        }
+        MechanicSpec::chosen(&["specialMoves"], $name, |ctx, _, _| {
+            Ok(super::OwnMoves {
+                spec: &SPEC,
+                generate,
+                edits,
+                write,
+                is_spelling,
+                count_distinct: Some(count_legal),
+                change,
+            }
+            .selected(ctx))
+        })
     };
 }
 
@@ -142,8 +137,8 @@ pub(crate) fn restriction_conflict(other: &dyn Mechanic, with_moves: bool) -> Op
 /// A mechanic whose only hooks are moves of its own (`Hooks::MOVES`), given as the functions
 /// of its module: Bracket, Eviction, and the relocation moves to come.
 pub(crate) struct OwnMoves {
-    /// The module's name, also its `specialMoves` value.
-    pub name: &'static str,
+    /// The module's registration (its name is also its `specialMoves` value).
+    pub spec: &'static MechanicSpec,
     /// Appends the pseudo-legal moves.
     pub generate: fn(&Position, &mut MoveList),
     /// The square edits of a move.
@@ -164,17 +159,14 @@ pub(crate) struct OwnMoves {
 impl OwnMoves {
     /// The mechanic, when the section's `specialMoves` names it.
     pub fn selected(self, ctx: &Section) -> Option<Box<dyn Mechanic>> {
-        (ctx.get("specialMoves") == Some(self.name)).then(|| Box::new(self) as Box<dyn Mechanic>)
+        (ctx.get("specialMoves") == Some(self.spec.name))
+            .then(|| Box::new(self) as Box<dyn Mechanic>)
     }
 }
 
 impl Mechanic for OwnMoves {
-    fn name(&self) -> &'static str {
-        self.name
-    }
-
-    fn ini_key(&self) -> &'static str {
-        "specialMoves"
+    fn spec(&self) -> &'static MechanicSpec {
+        self.spec
     }
 
     fn hooks(&self) -> Hooks {

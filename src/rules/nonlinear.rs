@@ -13,9 +13,9 @@ use crate::geometry::{Bitboard, Square};
 use crate::movegen::{count_passing, ordinary_count, LeafJudge};
 use crate::moves::{Move, MoveList};
 use crate::position::{
-    FenError, Hooks, Mechanic, MechanicSpec, Position, SquareField, StateLayout,
+    Built, FenError, Hooks, Mechanic, MechanicSpec, Position, SquareField, StateLayout,
 };
-use crate::variant::{IniError, Rules, Section};
+use crate::variant::{Rules, Section};
 
 /// The FEN extension field's prefix.
 pub const FEN_PREFIX: &str = "lm=";
@@ -28,19 +28,10 @@ pub struct Nonlinear {
 }
 
 /// Registration: `restriction = nonlinear`.
-pub const SPEC: MechanicSpec = MechanicSpec {
-    name: "nonlinear",
-    keys: &["restriction"],
-    selected_by: Some(("restriction", "nonlinear")),
-    build,
-};
+pub const SPEC: MechanicSpec = MechanicSpec::chosen(&["restriction"], "nonlinear", build);
 
-fn build(
-    ctx: &Section,
-    _rules: &mut Rules,
-    state: &mut StateLayout,
-) -> Result<Option<Box<dyn Mechanic>>, IniError> {
-    if ctx.get("restriction") != Some("nonlinear") {
+fn build(ctx: &Section, _rules: &mut Rules, state: &mut StateLayout) -> Built {
+    if !SPEC.is_chosen(ctx)? {
         return Ok(None);
     }
     let claim = |state: &mut StateLayout| {
@@ -55,12 +46,8 @@ fn build(
 }
 
 impl Mechanic for Nonlinear {
-    fn name(&self) -> &'static str {
-        "nonlinear"
-    }
-
-    fn ini_key(&self) -> &'static str {
-        "restriction"
+    fn spec(&self) -> &'static MechanicSpec {
+        &SPEC
     }
 
     fn hooks(&self) -> Hooks {

@@ -70,14 +70,13 @@ use crate::movegen::generic::attacked_with;
 use crate::moves::{Move, MoveKind, MoveList, MoveText};
 use crate::piece::{Piece, PieceType, MAX_PIECE_TYPES};
 use crate::position::{
-    Change, EditList, Hooks, Legality, Mechanic, MechanicSpec, Position, StateLayout,
+    Built, Change, EditList, Hooks, Legality, Mechanic, MechanicSpec, Position, StateLayout,
 };
 use crate::variant::{IniError, Rules, Section};
 
 /// Registration: `specialMoves = relocate` and its keys.
-pub const SPEC: MechanicSpec = MechanicSpec {
-    name: "relocate",
-    keys: &[
+pub const SPEC: MechanicSpec = MechanicSpec::chosen(
+    &[
         "specialMoves",
         "relocation",
         "relocationPawnApproach",
@@ -86,19 +85,9 @@ pub const SPEC: MechanicSpec = MechanicSpec {
         "relocationPawnBackward",
         "relocationCapture",
     ],
-    selected_by: Some(("specialMoves", "relocate")),
+    "relocate",
     build,
-};
-
-/// The keys only this mechanic reads.
-const OWN_KEYS: [&str; 6] = [
-    "relocation",
-    "relocationPawnApproach",
-    "relocationSameType",
-    "relocationInCheck",
-    "relocationPawnBackward",
-    "relocationCapture",
-];
+);
 
 /// How the relocated man B moves (`relocation`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -145,12 +134,8 @@ pub struct Relocate {
     back: Box<[[u8; 64]; 64]>,
 }
 
-fn build(
-    ctx: &Section,
-    rules: &mut Rules,
-    _state: &mut StateLayout,
-) -> Result<Option<Box<dyn Mechanic>>, IniError> {
-    if !ctx.selects("specialMoves", "relocate", &OWN_KEYS)? {
+fn build(ctx: &Section, rules: &mut Rules, _state: &mut StateLayout) -> Built {
+    if !SPEC.is_chosen(ctx)? {
         return Ok(None);
     }
     let relocation = match ctx.get("relocation") {
@@ -957,12 +942,8 @@ fn end_type_count(pos: &Position, man: Piece, ts: Bitboard) -> usize {
 // The mechanic
 
 impl Mechanic for Relocate {
-    fn name(&self) -> &'static str {
-        "relocate"
-    }
-
-    fn ini_key(&self) -> &'static str {
-        "specialMoves"
+    fn spec(&self) -> &'static MechanicSpec {
+        &SPEC
     }
 
     fn hooks(&self) -> Hooks {

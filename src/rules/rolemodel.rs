@@ -34,17 +34,13 @@ use crate::movegen::generic::attacked_from_squares;
 use crate::moves::{Move, MoveKind, MoveList};
 use crate::piece::{PieceType, MAX_PIECE_TYPES};
 use crate::position::{
-    types_of, Hooks, Legality, Mechanic, MechanicSpec, Position, ShortcutMasks, StateLayout,
+    types_of, Built, Hooks, Legality, Mechanic, MechanicSpec, Position, ShortcutMasks, StateLayout,
 };
-use crate::variant::{generator_is_orthodox, IniError, Rules, Section};
+use crate::variant::{generator_is_orthodox, Rules, Section};
 
 /// Registration: `specialMoves = rolemodel` and its ranking `roleModelOrder`.
-pub const SPEC: MechanicSpec = MechanicSpec {
-    name: "rolemodel",
-    keys: &["specialMoves", "roleModelOrder"],
-    selected_by: Some(("specialMoves", "rolemodel")),
-    build,
-};
+pub const SPEC: MechanicSpec =
+    MechanicSpec::chosen(&["specialMoves", "roleModelOrder"], "rolemodel", build);
 
 /// The Role-Model mechanic and its settings.
 #[derive(Clone, Debug)]
@@ -59,12 +55,8 @@ pub struct RoleModel {
     fast: bool,
 }
 
-fn build(
-    ctx: &Section,
-    rules: &mut Rules,
-    _state: &mut StateLayout,
-) -> Result<Option<Box<dyn Mechanic>>, IniError> {
-    if !ctx.selects("specialMoves", "rolemodel", &["roleModelOrder"])? {
+fn build(ctx: &Section, rules: &mut Rules, _state: &mut StateLayout) -> Built {
+    if !SPEC.is_chosen(ctx)? {
         return Ok(None);
     }
     if rules.shape.files != 8 || rules.shape.ranks != 8 {
@@ -424,12 +416,8 @@ impl Mechanic for RoleModel {
         true
     }
 
-    fn name(&self) -> &'static str {
-        "rolemodel"
-    }
-
-    fn ini_key(&self) -> &'static str {
-        "specialMoves"
+    fn spec(&self) -> &'static MechanicSpec {
+        &SPEC
     }
 
     fn hooks(&self) -> Hooks {

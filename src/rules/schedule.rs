@@ -31,8 +31,8 @@ use crate::geometry::{Bitboard, Color, Square};
 use crate::movegen::{in_check, ordinary_count, ordinary_legal_moves, orthodox};
 use crate::moves::{Move, MoveKind, MoveList};
 use crate::piece::PieceType;
-use crate::position::{FenError, Hooks, Mechanic, MechanicSpec, Position, StateLayout};
-use crate::variant::{data_is_orthodox, GameValue, IniError, Outcome, Rules, Section, Verdict};
+use crate::position::{Built, FenError, Hooks, Mechanic, MechanicSpec, Position, StateLayout};
+use crate::variant::{data_is_orthodox, GameValue, Outcome, Rules, Section, Verdict};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Who chooses each ply (`moveSchedule`). Every schedule but `Alternate` is a 007 form: the
@@ -98,11 +98,7 @@ pub const SPEC: MechanicSpec = MechanicSpec {
     build,
 };
 
-fn build(
-    ctx: &Section,
-    rules: &mut Rules,
-    state: &mut StateLayout,
-) -> Result<Option<Box<dyn Mechanic>>, IniError> {
+fn build(ctx: &Section, rules: &mut Rules, state: &mut StateLayout) -> Built {
     let schedule = match ctx.get("moveSchedule") {
         None => Schedule::Alternate,
         Some(v) => Schedule::parse(v).ok_or_else(|| {
@@ -163,12 +159,8 @@ const NEEDS_ORTHODOX: &str =
     "a 007 schedule needs the orthodox board, men and rules (kingCapture aside)";
 
 impl Mechanic for TurnSchedule {
-    fn name(&self) -> &'static str {
-        "schedule"
-    }
-
-    fn ini_key(&self) -> &'static str {
-        "moveSchedule"
+    fn spec(&self) -> &'static MechanicSpec {
+        &SPEC
     }
 
     fn hooks(&self) -> Hooks {
@@ -246,6 +238,25 @@ impl Mechanic for TurnSchedule {
 
     fn describe_turn(&self, pos: &Position) -> Option<String> {
         Some(describe(pos))
+    }
+
+    /// The Detente slot (m1, m2, m3): whether the colour to move chooses this ply and how
+    /// many plies of the turn follow, which is what the value of a position turns on.
+    fn turn_phases(&self) -> usize {
+        match self.rules.schedule {
+            Schedule::Alternate => 1,
+            _ => 3,
+        }
+    }
+
+    fn turn_phase(&self, plies_played: u32) -> usize {
+        match self.rules.schedule {
+            Schedule::Alternate => 0,
+            // Progressive's long turns: the plies before the last three share the first phase
+            s => turn_of(s, plies_played.saturating_add(1))
+                .slot()
+                .saturating_sub(1) as usize,
+        }
     }
 
     fn owner_picks_promotion(&self, pos: &Position, m: Move) -> bool {

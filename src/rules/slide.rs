@@ -49,25 +49,21 @@ use crate::movegen::generic;
 use crate::moves::{Move, MoveKind, MoveList, MoveText};
 use crate::piece::{Piece, PieceType};
 use crate::position::{
-    EditList, Hooks, Legality, Mechanic, MechanicSpec, Position, ShortcutMasks, StateLayout,
+    Built, EditList, Hooks, Legality, Mechanic, MechanicSpec, Position, ShortcutMasks, StateLayout,
 };
-use crate::variant::{generator_is_orthodox, IniError, Rules, Section};
+use crate::variant::{generator_is_orthodox, Rules, Section};
 
 /// Registration: `specialMoves = slide` and its keys.
-pub const SPEC: MechanicSpec = MechanicSpec {
-    name: "slide",
-    keys: &[
+pub const SPEC: MechanicSpec = MechanicSpec::chosen(
+    &[
         "specialMoves",
         "slideGeometry",
         "slideAfterCastling",
         "slideFromBackRanks",
     ],
-    selected_by: Some(("specialMoves", "slide")),
+    "slide",
     build,
-};
-
-/// The slide keys, read only with `specialMoves = slide`.
-const KEYS: [&str; 3] = ["slideGeometry", "slideAfterCastling", "slideFromBackRanks"];
+);
 
 /// Payload bit: the first leg is an en-passant capture.
 const EP: u32 = 1 << 6;
@@ -117,11 +113,7 @@ pub struct Slide {
     steps: [(i8, Bitboard); 4],
 }
 
-fn build(
-    ctx: &Section,
-    rules: &mut Rules,
-    _state: &mut StateLayout,
-) -> Result<Option<Box<dyn Mechanic>>, IniError> {
+fn build(ctx: &Section, rules: &mut Rules, _state: &mut StateLayout) -> Built {
     let geometry = match ctx.get("slideGeometry") {
         None => None,
         Some(v) => Some(Geometry::parse(v).ok_or_else(|| {
@@ -143,7 +135,7 @@ fn build(
         }
     };
     let back_ranks = ctx.bool("slideFromBackRanks", false)?;
-    if !ctx.selects("specialMoves", "slide", &KEYS)? {
+    if !SPEC.is_chosen(ctx)? {
         return Ok(None);
     }
     let Some(geometry) = geometry else {
@@ -259,12 +251,8 @@ impl Slide {
 }
 
 impl Mechanic for Slide {
-    fn name(&self) -> &'static str {
-        "slide"
-    }
-
-    fn ini_key(&self) -> &'static str {
-        "specialMoves"
+    fn spec(&self) -> &'static MechanicSpec {
+        &SPEC
     }
 
     fn hooks(&self) -> Hooks {

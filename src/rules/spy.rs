@@ -18,10 +18,10 @@ use crate::geometry::{Bitboard, Square};
 use crate::moves::Move;
 use crate::piece::PieceType;
 use crate::position::{
-    types_of, EditList, FenError, Hooks, Mechanic, MechanicSpec, Position, SquareField,
+    types_of, Built, EditList, FenError, Hooks, Mechanic, MechanicSpec, Position, SquareField,
     SquareSetField, StateLayout,
 };
-use crate::variant::{IniError, Rules, Section};
+use crate::variant::{Rules, Section};
 
 /// How long a spy stays capturable after it captured (`spyExposure`, ruling R-ESP-1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -60,11 +60,7 @@ pub const SPEC: MechanicSpec = MechanicSpec {
     build,
 };
 
-fn build(
-    ctx: &Section,
-    rules: &mut Rules,
-    state: &mut StateLayout,
-) -> Result<Option<Box<dyn Mechanic>>, IniError> {
+fn build(ctx: &Section, rules: &mut Rules, state: &mut StateLayout) -> Built {
     let spy_types = ctx.letters("spyPieceTypes", rules)?;
     if spy_types.contains(&PieceType::KING) {
         return Err(ctx.err(
@@ -108,12 +104,8 @@ fn build(
 }
 
 impl Mechanic for Spy {
-    fn name(&self) -> &'static str {
-        "spy"
-    }
-
-    fn ini_key(&self) -> &'static str {
-        "spyPieceTypes"
+    fn spec(&self) -> &'static MechanicSpec {
+        &SPEC
     }
 
     fn hooks(&self) -> Hooks {

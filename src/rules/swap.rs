@@ -48,10 +48,10 @@ use crate::movegen::generic::{attacked_from_squares, legal_when_played};
 use crate::moves::{Move, MoveList, MoveText};
 use crate::piece::{Piece, PieceType};
 use crate::position::{
-    types_of, Change, EditList, FenError, Field, Hooks, Legality, Mechanic, MechanicSpec, Position,
-    ShortcutMasks, StateLayout,
+    types_of, Built, Change, EditList, FenError, Field, Hooks, Legality, Mechanic, MechanicSpec,
+    Position, ShortcutMasks, StateLayout,
 };
-use crate::variant::{IniError, Rules, Section};
+use crate::variant::{Rules, Section};
 
 /// Which pairs of friendly men may swap (`swapPairs`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -74,26 +74,18 @@ pub struct Swap {
     flags: Option<Field>,
 }
 
-/// The swap keys, read only with `specialMoves = swap`.
-const KEYS: [&str; 3] = ["swapPairs", "swapThen", "swapSuccessive"];
-
 /// Registration: `specialMoves = swap` and its three keys.
-pub const SPEC: MechanicSpec = MechanicSpec {
-    name: "swap",
-    keys: &["specialMoves", "swapPairs", "swapThen", "swapSuccessive"],
-    selected_by: Some(("specialMoves", "swap")),
+pub const SPEC: MechanicSpec = MechanicSpec::chosen(
+    &["specialMoves", "swapPairs", "swapThen", "swapSuccessive"],
+    "swap",
     build,
-};
+);
 
-fn build(
-    ctx: &Section,
-    _rules: &mut Rules,
-    state: &mut StateLayout,
-) -> Result<Option<Box<dyn Mechanic>>, IniError> {
+fn build(ctx: &Section, _rules: &mut Rules, state: &mut StateLayout) -> Built {
     let first_rank = ctx.two_way("swapPairs", "guarded", "firstRank")?;
     let then_move = ctx.two_way("swapThen", "nothing", "move")?;
     let successive = ctx.two_way("swapSuccessive", "barred", "allowed")?;
-    if !ctx.selects("specialMoves", "swap", &KEYS)? {
+    if !SPEC.is_chosen(ctx)? {
         return Ok(None);
     }
     if then_move && !first_rank {
@@ -125,12 +117,8 @@ fn build(
 }
 
 impl Mechanic for Swap {
-    fn name(&self) -> &'static str {
-        "swap"
-    }
-
-    fn ini_key(&self) -> &'static str {
-        "specialMoves"
+    fn spec(&self) -> &'static MechanicSpec {
+        &SPEC
     }
 
     fn hooks(&self) -> Hooks {

@@ -49,17 +49,24 @@ use crate::movegen::generic;
 use crate::moves::{Move, MoveKind, MoveList, MoveText};
 use crate::piece::{Piece, PieceType};
 use crate::position::{
-    Change, EditList, Hooks, Legality, Mechanic, MechanicSpec, Position, StateLayout,
+    Built, Change, EditList, Hooks, Legality, Mechanic, MechanicSpec, Position, StateLayout,
 };
-use crate::variant::{generator_is_orthodox, IniError, Rules, Section};
+use crate::variant::{generator_is_orthodox, Rules, Section};
 
 /// Registration: `specialMoves = trailer` and its option `trailerPull`.
-pub const SPEC: MechanicSpec = MechanicSpec {
-    name: "trailer",
-    keys: &["specialMoves", "trailerPull"],
-    selected_by: Some(("specialMoves", "trailer")),
-    build,
-};
+pub const SPEC: MechanicSpec =
+    MechanicSpec::chosen(&["specialMoves", "trailerPull"], "trailer", build);
+
+fn build(ctx: &Section, rules: &mut Rules, _state: &mut StateLayout) -> Built {
+    let nearest = ctx.two_way("trailerPull", "any", "nearest")?;
+    SPEC.made_if_chosen(
+        ctx,
+        Trailer {
+            nearest,
+            fast: generator_is_orthodox(rules),
+        },
+    )
+}
 
 /// The Trailer mechanic and its settings.
 #[derive(Clone, Copy, Debug)]
@@ -71,28 +78,9 @@ pub struct Trailer {
     fast: bool,
 }
 
-fn build(
-    ctx: &Section,
-    rules: &mut Rules,
-    _state: &mut StateLayout,
-) -> Result<Option<Box<dyn Mechanic>>, IniError> {
-    let nearest = ctx.two_way("trailerPull", "any", "nearest")?;
-    if !ctx.selects("specialMoves", "trailer", &["trailerPull"])? {
-        return Ok(None);
-    }
-    Ok(Some(Box::new(Trailer {
-        nearest,
-        fast: generator_is_orthodox(rules),
-    })))
-}
-
 impl Mechanic for Trailer {
-    fn name(&self) -> &'static str {
-        "trailer"
-    }
-
-    fn ini_key(&self) -> &'static str {
-        "specialMoves"
+    fn spec(&self) -> &'static MechanicSpec {
+        &SPEC
     }
 
     fn hooks(&self) -> Hooks {

@@ -58,11 +58,11 @@ use crate::geometry::{Bitboard, Color, Square};
 use crate::moves::{Move, MoveKind, MoveList, MoveText};
 use crate::piece::{Piece, PieceType};
 use crate::position::{
-    Change, EditList, Hooks, Legality, Mechanic, MechanicSpec, Position, StateLayout,
+    Built, Change, EditList, Hooks, Legality, Mechanic, MechanicSpec, Position, StateLayout,
 };
 use crate::rules::relocation::{end_types, own_first_rank, promo_code, promo_of_code, promotion};
 use crate::rules::{parse_legs, rights_lost_at};
-use crate::variant::{IniError, Rules, Section};
+use crate::variant::{Rules, Section};
 
 /// The Triangulation mechanic and its setting.
 #[derive(Clone, Copy, Debug)]
@@ -72,32 +72,20 @@ pub struct Triangulation {
 }
 
 /// Registration: `specialMoves = triangulation`, `triangulationReversal`.
-pub const SPEC: MechanicSpec = MechanicSpec {
-    name: "triangulation",
-    keys: &["specialMoves", "triangulationReversal"],
-    selected_by: Some(("specialMoves", "triangulation")),
+pub const SPEC: MechanicSpec = MechanicSpec::chosen(
+    &["specialMoves", "triangulationReversal"],
+    "triangulation",
     build,
-};
+);
 
-fn build(
-    ctx: &Section,
-    _rules: &mut Rules,
-    _state: &mut StateLayout,
-) -> Result<Option<Box<dyn Mechanic>>, IniError> {
+fn build(ctx: &Section, _rules: &mut Rules, _state: &mut StateLayout) -> Built {
     let reversal = ctx.bool("triangulationReversal", true)?;
-    if !ctx.selects("specialMoves", "triangulation", &["triangulationReversal"])? {
-        return Ok(None);
-    }
-    Ok(Some(Box::new(Triangulation { reversal })))
+    SPEC.made_if_chosen(ctx, Triangulation { reversal })
 }
 
 impl Mechanic for Triangulation {
-    fn name(&self) -> &'static str {
-        "triangulation"
-    }
-
-    fn ini_key(&self) -> &'static str {
-        "specialMoves"
+    fn spec(&self) -> &'static MechanicSpec {
+        &SPEC
     }
 
     fn hooks(&self) -> Hooks {

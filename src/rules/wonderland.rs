@@ -41,17 +41,18 @@ use super::relocation::{end_types, promotion};
 use crate::geometry::{Bitboard, Square};
 use crate::moves::{Move, MoveKind, MoveList, MoveText};
 use crate::piece::{Piece, PieceType};
-use crate::position::{EditList, Hooks, Legality, Mechanic, MechanicSpec, Position, StateLayout};
-use crate::variant::{generator_is_orthodox, IniError, Rules, Section};
+use crate::position::{
+    Built, EditList, Hooks, Legality, Mechanic, MechanicSpec, Position, StateLayout,
+};
+use crate::variant::{generator_is_orthodox, Rules, Section};
 
 /// Registration: `specialMoves = wonderland` and its options `wonderlandDisplaced` (WO-R1) and
 /// `wonderlandPass` (WO-R3).
-pub const SPEC: MechanicSpec = MechanicSpec {
-    name: "wonderland",
-    keys: &["specialMoves", "wonderlandDisplaced", "wonderlandPass"],
-    selected_by: Some(("specialMoves", "wonderland")),
+pub const SPEC: MechanicSpec = MechanicSpec::chosen(
+    &["specialMoves", "wonderlandDisplaced", "wonderlandPass"],
+    "wonderland",
     build,
-};
+);
 
 /// The Wonderland mechanic and its settings.
 #[derive(Clone, Copy, Debug)]
@@ -66,16 +67,10 @@ pub struct Wonderland {
     fast: bool,
 }
 
-const OWN_KEYS: [&str; 2] = ["wonderlandDisplaced", "wonderlandPass"];
-
-fn build(
-    ctx: &Section,
-    rules: &mut Rules,
-    _state: &mut StateLayout,
-) -> Result<Option<Box<dyn Mechanic>>, IniError> {
+fn build(ctx: &Section, rules: &mut Rules, _state: &mut StateLayout) -> Built {
     let to_origin = ctx.two_way("wonderlandDisplaced", "destination", "origin")?;
     let pass = ctx.two_way("wonderlandPass", "illegal", "legal")?;
-    if !ctx.selects("specialMoves", "wonderland", &OWN_KEYS)? {
+    if !SPEC.is_chosen(ctx)? {
         return Ok(None);
     }
     // judged before the quiet moves are switched off (that makes the data non-orthodox)
@@ -269,12 +264,8 @@ impl Wonderland {
 }
 
 impl Mechanic for Wonderland {
-    fn name(&self) -> &'static str {
-        "wonderland"
-    }
-
-    fn ini_key(&self) -> &'static str {
-        "specialMoves"
+    fn spec(&self) -> &'static MechanicSpec {
+        &SPEC
     }
 
     fn hooks(&self) -> Hooks {

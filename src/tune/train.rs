@@ -1,7 +1,8 @@
 //! `chimera train`: fits a net (`eval::nnue`) to packed self-play data on the CPU.
 //!
-//! The float net has the shape of the quantised one: `(2 * T * 64 -> H) x 2 -> 1` with a
-//! squared clipped ReLU (clipped at 1.0). Its output times [`OUTPUT_SCALE`] is centipawns for
+//! The float net has the shape of the quantised one: `(2 * T * 64 -> H) x 2 -> B x 1` with a
+//! squared clipped ReLU (clipped at 1.0), `B` output buckets chosen by the turn's phase (one
+//! where players alternate; three in the 007 family, read from each record's ply number). Its output times [`OUTPUT_SCALE`] is centipawns for
 //! the side to move; the prediction is `sigmoid(cp / K)`, fitted by mean squared error to
 //! `lambda * sigmoid(score / K) + (1 - lambda) * result` (score and result from the side to
 //! move's point of view; `K` fitted to the data's results unless given). Adam, a learning rate
@@ -15,7 +16,7 @@ use super::packed::{self, Layout, Record, RECORD_BYTES};
 use crate::eval::nnue::file::MAX_OUTPUT_WEIGHT;
 use crate::eval::nnue::{Network, QA, QB};
 use crate::geometry::Color;
-use crate::position::{Position, Variant};
+use crate::position::{Mechanics, Position, Variant};
 use rayon::prelude::*;
 use std::time::Instant;
 
@@ -61,6 +62,9 @@ pub struct TrainConfig {
     /// and board) and hidden size, possibly made for another variant, so a variant's net can
     /// begin with what a related game's net knows.
     pub init: Option<std::sync::Arc<Network>>,
+    /// Whether the output has a bucket for each phase of the variant's turns (where it has
+    /// more than one: the 007 family); a one-bucket net starts every bucket alike.
+    pub turn_buckets: bool,
 }
 
 impl Default for TrainConfig {
@@ -78,12 +82,15 @@ impl Default for TrainConfig {
             threads: 1,
             mirror: false,
             init: None,
+            turn_buckets: true,
         }
     }
 }
 
 /// Training positions of one variant, packed.
 pub struct Data {
+    /// The variant.
+    pub rules: &'static Variant,
     /// How the records number the men.
     pub layout: Layout,
     /// The records.
@@ -126,7 +133,11 @@ pub fn load_packed(path: &str, rules: &'static Variant) -> Result<Data, String> 
         }
         records.push(r);
     }
-    Ok(Data { layout, records })
+    Ok(Data {
+        rules,
+        layout,
+        records,
+    })
 }
 
 /// Reads `FEN | RESULT | SCORE` lines (datagen's text format) and packs them; a last line cut
@@ -154,7 +165,11 @@ pub fn load_text(path: &str, rules: &'static Variant) -> Result<Data, String> {
             Err(e) => return Err(format!("{path}:{}: {e}", i + 1)),
         }
     }
-    Ok(Data { layout, records })
+    Ok(Data {
+        rules,
+        layout,
+        records,
+    })
 }
 
 /// Reads a data file of either format (packed files start with their magic).
@@ -179,16 +194,25 @@ struct Sample {
     men: usize,
     score: f32,
     result: f32,
+    bucket: usize,
 }
 
 /// The inputs of a record, numbered as `eval::nnue::InputMap` numbers them; with
-/// `mirror_files`, the board reflected left to right on a board of that many files.
-fn sample(r: &Record, types: usize, ranks: i8, mirror_files: Option<i8>) -> Sample {
+/// `mirror_files`, the board reflected left to right on a board of that many files; with
+/// `phases`, the output bucket of the turn's phase at the record's ply.
+fn sample(
+    r: &Record,
+    types: usize,
+    ranks: i8,
+    mirror_files: Option<i8>,
+    phases: Option<&Mechanics>,
+) -> Sample {
     let u = packed::unpack(r, types).expect("records are checked at load");
     let mut s = Sample {
         us: [0; packed::MAX_MEN],
         them: [0; packed::MAX_MEN],
         men: u.men.len(),
+        bucket: phases.map_or(0, |m| m.turn_phase(u.ply as u32)),
         score: u.white_score as f32,
         result: u.white_half_points as f32 / 2.0,
     };
@@ -223,26 +247,28 @@ struct Params {
     hidden: usize,
     ft_w: Vec<f32>,
     ft_b: Vec<f32>,
+    /// Per bucket, the side to move's half first.
     out_w: Vec<f32>,
-    out_b: f32,
+    /// One per bucket.
+    out_b: Vec<f32>,
 }
 
 impl Params {
-    fn zeros(inputs: usize, hidden: usize) -> Params {
+    fn zeros(inputs: usize, hidden: usize, buckets: usize) -> Params {
         Params {
             hidden,
             ft_w: vec![0.0; inputs * hidden],
             ft_b: vec![0.0; hidden],
-            out_w: vec![0.0; 2 * hidden],
-            out_b: 0.0,
+            out_w: vec![0.0; buckets * 2 * hidden],
+            out_b: vec![0.0; buckets],
         }
     }
 
-    fn random(inputs: usize, hidden: usize, seed: u64) -> Params {
+    fn random(inputs: usize, hidden: usize, buckets: usize, seed: u64) -> Params {
         let mut rng = super::datagen::Rng(seed);
         let mut uniform =
             |limit: f32| (rng.next() >> 11) as f32 / (1u64 << 53) as f32 * 2.0 * limit - limit;
-        let mut p = Params::zeros(inputs, hidden);
+        let mut p = Params::zeros(inputs, hidden, buckets);
         let ft = 1.0 / (32f32).sqrt();
         for w in &mut p.ft_w {
             *w = uniform(ft) * 0.5;
@@ -258,8 +284,14 @@ impl Params {
     }
 
     /// The float weights of the quantised `net` (exactly what it computes), when its inputs
-    /// are those of `layout` and its hidden size is `hidden`.
-    fn from_network(net: &Network, layout: &Layout, hidden: usize) -> Result<Params, String> {
+    /// are those of `layout` and its hidden size is `hidden`; a net of one bucket starts each
+    /// of `buckets` with its output.
+    fn from_network(
+        net: &Network,
+        layout: &Layout,
+        hidden: usize,
+        buckets: usize,
+    ) -> Result<Params, String> {
         if (net.letters.as_str(), net.files, net.ranks)
             != (layout.letters.as_str(), layout.files, layout.ranks)
         {
@@ -275,25 +307,36 @@ impl Params {
                 net.hidden, net.scale, hidden, net.hidden
             ));
         }
+        if net.buckets != 1 && net.buckets != buckets {
+            return Err(format!(
+                "--init: the net has {} output buckets, training wants {buckets}",
+                net.buckets
+            ));
+        }
         let (qa, qb) = (QA as f32, QB as f32);
+        let copies = buckets / net.buckets;
         Ok(Params {
             hidden,
             ft_w: net.ft_weights.iter().map(|&w| w as f32 / qa).collect(),
             ft_b: net.ft_bias.iter().map(|&w| w as f32 / qa).collect(),
-            out_w: net.out_weights.iter().map(|&w| w as f32 / qb).collect(),
-            out_b: net.out_bias as f32 / (qa * qb),
+            out_w: (0..copies)
+                .flat_map(|_| net.out_weights.iter().map(|&w| w as f32 / qb))
+                .collect(),
+            out_b: (0..copies)
+                .flat_map(|_| net.out_bias.iter().map(|&b| b as f32 / (qa * qb)))
+                .collect(),
         })
     }
 
     fn len(&self) -> usize {
-        self.ft_w.len() + self.ft_b.len() + self.out_w.len() + 1
+        self.ft_w.len() + self.ft_b.len() + self.out_w.len() + self.out_b.len()
     }
 
     fn clear(&mut self) {
         self.ft_w.fill(0.0);
         self.ft_b.fill(0.0);
         self.out_w.fill(0.0);
-        self.out_b = 0.0;
+        self.out_b.fill(0.0);
     }
 
     /// Adds `other` to these (gradient sums).
@@ -307,7 +350,9 @@ impl Params {
         for (a, b) in self.out_w.iter_mut().zip(&other.out_w) {
             *a += b;
         }
-        self.out_b += other.out_b;
+        for (a, b) in self.out_b.iter_mut().zip(&other.out_b) {
+            *a += b;
+        }
     }
 
     /// Every value, mutably, in one order (for the optimiser).
@@ -316,7 +361,7 @@ impl Params {
             .iter_mut()
             .chain(self.ft_b.iter_mut())
             .chain(self.out_w.iter_mut())
-            .chain(std::iter::once(&mut self.out_b))
+            .chain(self.out_b.iter_mut())
     }
 
     fn values(&self) -> impl Iterator<Item = &f32> {
@@ -324,7 +369,7 @@ impl Params {
             .iter()
             .chain(self.ft_b.iter())
             .chain(self.out_w.iter())
-            .chain(std::iter::once(&self.out_b))
+            .chain(self.out_b.iter())
     }
 }
 
@@ -338,7 +383,8 @@ struct Scratch {
 /// The output (in net units) for a sample, leaving the accumulators in `acc`.
 fn forward(p: &Params, s: &Sample, acc: &mut [Vec<f32>; 2]) -> f32 {
     let h = p.hidden;
-    let mut out = p.out_b;
+    let mut out = p.out_b[s.bucket];
+    let out_w = &p.out_w[s.bucket * 2 * h..(s.bucket + 1) * 2 * h];
     for (side, feats) in [&s.us, &s.them].into_iter().enumerate() {
         let a = &mut acc[side];
         a.copy_from_slice(&p.ft_b);
@@ -348,7 +394,7 @@ fn forward(p: &Params, s: &Sample, acc: &mut [Vec<f32>; 2]) -> f32 {
                 *x += w;
             }
         }
-        let ow = &p.out_w[side * h..(side + 1) * h];
+        let ow = &out_w[side * h..(side + 1) * h];
         out += a
             .iter()
             .zip(ow)
@@ -378,11 +424,12 @@ fn backward(p: &Params, s: &Sample, lambda: f32, k: f32, scratch: &mut Scratch) 
     let err = pred - target(s, lambda, k);
     let g = 2.0 * err * pred * (1.0 - pred) * OUTPUT_SCALE as f32 / k;
     let grad = &mut scratch.grad;
-    grad.out_b += g;
+    grad.out_b[s.bucket] += g;
+    let bucket = s.bucket * 2 * h;
     for (side, feats) in [&s.us, &s.them].into_iter().enumerate() {
         let a = &mut scratch.acc[side];
-        let ow = &p.out_w[side * h..(side + 1) * h];
-        let gow = &mut grad.out_w[side * h..(side + 1) * h];
+        let ow = &p.out_w[bucket + side * h..bucket + (side + 1) * h];
+        let gow = &mut grad.out_w[bucket + side * h..bucket + (side + 1) * h];
         // a becomes d(loss)/d(accumulator)
         for ((x, &w), gw) in a.iter_mut().zip(ow).zip(gow.iter_mut()) {
             let c = x.clamp(0.0, 1.0);
@@ -432,7 +479,7 @@ impl Adam {
             *w -= rate * (*m / c1) / ((*v / c2).sqrt() + EPS);
             let limit = if i < ft_len {
                 MAX_FT
-            } else if i >= out_start && i < out_start + 2 * grad.hidden {
+            } else if i >= out_start && i < out_start + grad.out_w.len() {
                 MAX_OUT
             } else {
                 f32::MAX
@@ -448,7 +495,7 @@ pub fn fit_scale(samples: &[Record], types: usize, ranks: i8) -> f32 {
         .iter()
         .step_by((samples.len() / 200_000).max(1))
         .map(|r| {
-            let s = sample(r, types, ranks, None);
+            let s = sample(r, types, ranks, None, None);
             (s.score, s.result)
         })
         .collect();
@@ -483,6 +530,7 @@ fn quantise(p: &Params, layout: &Layout) -> Network {
         ranks: layout.ranks,
         hidden: p.hidden,
         scale: OUTPUT_SCALE,
+        buckets: p.out_b.len(),
         ft_weights: p.ft_w.iter().map(|&w| q(w, QA as f32)).collect(),
         ft_bias: p.ft_b.iter().map(|&w| q(w, QA as f32)).collect(),
         out_weights: p
@@ -490,7 +538,11 @@ fn quantise(p: &Params, layout: &Layout) -> Network {
             .iter()
             .map(|&w| q(w, QB as f32).clamp(-MAX_OUTPUT_WEIGHT, MAX_OUTPUT_WEIGHT))
             .collect(),
-        out_bias: (p.out_b * (QA * QB) as f32).round() as i32,
+        out_bias: p
+            .out_b
+            .iter()
+            .map(|&b| (b * (QA * QB) as f32).round() as i32)
+            .collect(),
     }
 }
 
@@ -539,6 +591,9 @@ pub fn train(
     let ranks = data.layout.ranks as i8;
     let files = data.layout.files as i8;
     let inputs = 2 * types * 64;
+    let mechanics = &data.rules.mechanics;
+    let phases = (cfg.turn_buckets && mechanics.turn_phases() > 1).then_some(mechanics);
+    let buckets = phases.map_or(1, |m| m.turn_phases());
     let (mut train_idx, mut valid_idx) = (Vec::new(), Vec::new());
     let block = (data.records.len() / 100).clamp(1, BLOCK);
     for i in 0..data.records.len() {
@@ -563,8 +618,8 @@ pub fn train(
         .build()
         .map_err(|e| e.to_string())?;
     let mut p = match &cfg.init {
-        Some(net) => Params::from_network(net, &data.layout, cfg.hidden)?,
-        None => Params::random(inputs, cfg.hidden, cfg.seed),
+        Some(net) => Params::from_network(net, &data.layout, cfg.hidden, buckets)?,
+        None => Params::random(inputs, cfg.hidden, buckets, cfg.seed),
     };
     let mut adam = Adam {
         m: vec![0.0; p.len()],
@@ -574,11 +629,11 @@ pub fn train(
     let mut scratch: Vec<Scratch> = (0..CHUNKS)
         .map(|_| Scratch {
             acc: [vec![0.0; cfg.hidden], vec![0.0; cfg.hidden]],
-            grad: Params::zeros(inputs, cfg.hidden),
+            grad: Params::zeros(inputs, cfg.hidden, buckets),
             loss: 0.0,
         })
         .collect();
-    let mut total = Params::zeros(inputs, cfg.hidden);
+    let mut total = Params::zeros(inputs, cfg.hidden, buckets);
     let mut rng = super::datagen::Rng(cfg.seed ^ 0x5EED);
     let mut best: Option<(f64, Network)> = None;
     for epoch in 0..cfg.epochs {
@@ -601,7 +656,13 @@ pub fn train(
                     let part = batch.get(c * per..((c + 1) * per).min(batch.len()));
                     for &i in part.unwrap_or(&[]) {
                         let mirror = cfg.mirror && mirrored(cfg.seed, epoch, i);
-                        let s = sample(&data.records[i], types, ranks, mirror.then_some(files));
+                        let s = sample(
+                            &data.records[i],
+                            types,
+                            ranks,
+                            mirror.then_some(files),
+                            phases,
+                        );
                         sc.loss += backward(&p, &s, cfg.lambda, k, sc) as f64;
                     }
                 });
@@ -620,7 +681,7 @@ pub fn train(
                     let mut acc = [vec![0.0; cfg.hidden], vec![0.0; cfg.hidden]];
                     part.iter()
                         .map(|&i| {
-                            let s = sample(&data.records[i], types, ranks, None);
+                            let s = sample(&data.records[i], types, ranks, None, phases);
                             let out = forward(&p, &s, &mut acc);
                             let pred = sigmoid(out * OUTPUT_SCALE as f32 / k);
                             ((pred - target(&s, cfg.lambda, k)) as f64).powi(2)
@@ -663,22 +724,32 @@ mod tests {
     fn a_net_read_back_as_float_weights_quantises_to_itself() {
         let chess = builtin_variants().get("chess").expect("chess");
         let layout = Layout::new(chess).expect("layout");
-        let mut p = Params::random(2 * 6 * 64, 32, 9);
-        p.out_b = -0.37;
+        let mut p = Params::random(2 * 6 * 64, 32, 1, 9);
+        p.out_b[0] = -0.37;
         let net = quantise(&p, &layout);
-        let back = Params::from_network(&net, &layout, 32).expect("same inputs");
+        let back = Params::from_network(&net, &layout, 32, 1).expect("same inputs");
         assert_eq!(quantise(&back, &layout), net);
+        // a one-bucket net starts every bucket of a phased one with its output
+        let three = Params::from_network(&net, &layout, 32, 3).expect("replicated");
+        assert_eq!(three.out_w[..64], three.out_w[128..]);
+        assert_eq!(three.out_b, vec![back.out_b[0]; 3]);
+        let phased = quantise(&three, &layout);
+        assert_eq!(phased.buckets, 3);
+        let err = Params::from_network(&phased, &layout, 32, 2)
+            .err()
+            .expect("buckets differ");
+        assert!(err.contains("3 output buckets"), "{err}");
         // 007detente has the men and board of chess: a chess net may start its training
         let detente = builtin_variants().get("007detente").expect("007detente");
         let detente_layout = Layout::new(detente).expect("layout");
-        assert!(Params::from_network(&net, &detente_layout, 32).is_ok());
-        let err = Params::from_network(&net, &layout, 64)
+        assert!(Params::from_network(&net, &detente_layout, 32, 3).is_ok());
+        let err = Params::from_network(&net, &layout, 64, 1)
             .err()
             .expect("hidden differs");
         assert!(err.contains("--hidden 32"), "{err}");
         let espionage = builtin_variants().get("espionage").expect("espionage");
         let other = Layout::new(espionage).expect("layout");
-        let err = Params::from_network(&net, &other, 32)
+        let err = Params::from_network(&net, &other, 32, 1)
             .err()
             .expect("other inputs");
         assert!(err.contains("not this variant's"), "{err}");
@@ -691,13 +762,13 @@ mod tests {
     fn quantised_net_evaluates_as_the_float_net() {
         let chess = builtin_variants().get("chess").expect("chess");
         let layout = Layout::new(chess).expect("layout");
-        let mut p = Params::random(2 * 6 * 64, 32, 3);
-        p.out_b = 0.05;
+        let mut p = Params::random(2 * 6 * 64, 32, 1, 3);
+        p.out_b[0] = 0.05;
         let snap = |x: &mut f32, s: f32| *x = (*x * s).round() / s;
         p.ft_w.iter_mut().for_each(|w| snap(w, QA as f32));
         p.ft_b.iter_mut().for_each(|w| snap(w, QA as f32));
         p.out_w.iter_mut().for_each(|w| snap(w, QB as f32));
-        snap(&mut p.out_b, (QA * QB) as f32);
+        snap(&mut p.out_b[0], (QA * QB) as f32);
         let net = quantise(&p, &layout);
         let loaded = LoadedNet::new(Arc::new(net), chess, "test").expect("fits");
         for fen in [
@@ -707,7 +778,7 @@ mod tests {
         ] {
             let pos = Position::from_fen(chess, fen).expect("fen");
             let r = packed::pack(&layout, &pos, 0, 0.5).expect("packs");
-            let s = sample(&r, 6, 8, None);
+            let s = sample(&r, 6, 8, None, None);
             let mut acc = [vec![0.0; 32], vec![0.0; 32]];
             let float_cp = forward(&p, &s, &mut acc) * OUTPUT_SCALE as f32;
             let engine_cp = loaded.evaluate_fresh(&pos);
@@ -715,6 +786,38 @@ mod tests {
                 (float_cp - engine_cp as f32).abs() <= 1.01,
                 "{fen}: float {float_cp}, engine {engine_cp}"
             );
+        }
+    }
+
+    /// With turn buckets the float net reads the record's ply as the engine reads the
+    /// position's: a 007 net of three buckets evaluates the plies of two turns alike in both.
+    #[test]
+    fn phased_float_and_quantised_nets_pick_the_same_bucket() {
+        let detente = builtin_variants().get("007detente").expect("007detente");
+        let layout = Layout::new(detente).expect("layout");
+        let mut p = Params::random(2 * 6 * 64, 32, 3, 4);
+        let snap = |x: &mut f32, s: f32| *x = (*x * s).round() / s;
+        p.ft_w.iter_mut().for_each(|w| snap(w, QA as f32));
+        p.ft_b.iter_mut().for_each(|w| snap(w, QA as f32));
+        p.out_w.iter_mut().for_each(|w| snap(w, QB as f32));
+        p.out_b = vec![0.0, 1.0, -1.0];
+        let loaded =
+            LoadedNet::new(Arc::new(quantise(&p, &layout)), detente, "test").expect("fits");
+        let mut pos = Position::startpos(detente);
+        for ply in 0..6 {
+            let r = packed::pack(&layout, &pos, 0, 0.5).expect("packs");
+            let s = sample(&r, 6, 8, None, Some(&detente.mechanics));
+            assert_eq!(s.bucket, ply % 3);
+            let mut acc = [vec![0.0; 32], vec![0.0; 32]];
+            let float_cp = forward(&p, &s, &mut acc) * OUTPUT_SCALE as f32;
+            let engine_cp = loaded.evaluate_fresh(&pos);
+            assert!(
+                (float_cp - engine_cp as f32).abs() <= 1.01,
+                "ply {ply}: float {float_cp}, engine {engine_cp}"
+            );
+            let mut list = crate::moves::MoveList::new();
+            crate::movegen::legal_moves(&mut pos, &mut list);
+            pos.make(list[list.len() / 2]);
         }
     }
 
@@ -729,11 +832,11 @@ mod tests {
         )
         .expect("fen");
         let r = packed::pack(&layout, &pos, 35, 1.0).expect("packs");
-        let s = sample(&r, 6, 8, None);
-        let p = Params::random(768, 16, 9);
+        let s = sample(&r, 6, 8, None, None);
+        let p = Params::random(768, 16, 1, 9);
         let mut sc = Scratch {
             acc: [vec![0.0; 16], vec![0.0; 16]],
-            grad: Params::zeros(768, 16),
+            grad: Params::zeros(768, 16, 1),
             loss: 0.0,
         };
         let (lambda, k) = (0.5, 200.0);
@@ -791,6 +894,7 @@ mod tests {
                 6,
                 8,
                 mirror,
+                None,
             );
             let (mut us, mut them) = (s.us[..s.men].to_vec(), s.them[..s.men].to_vec());
             us.sort_unstable();

@@ -661,8 +661,9 @@ fn a_variants_file_names_its_net() {
             .map(|i| ((i * 7919) % 61) as i16 - 30)
             .collect(),
         ft_bias: vec![40; 16],
+        buckets: 1,
         out_weights: (0..32).map(|i| (i % 9) as i16 - 4).collect(),
-        out_bias: 0,
+        out_bias: vec![0],
     };
     std::fs::write(dir.join("mine.nnue"), file::serialize(&net_for("mychess"))).expect("write");
     std::fs::write(dir.join("other.nnue"), file::serialize(&net_for("chess"))).expect("write");

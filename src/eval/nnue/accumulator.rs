@@ -124,7 +124,7 @@ impl AccumulatorStack {
             Color::White => (white, black),
             Color::Black => (black, white),
         };
-        net.net.output(us, them, simd::screlu_dot)
+        net.net.output(us, them, net.bucket(pos), simd::screlu_dot)
     }
 
     fn bring_up_to_date(&mut self, net: &LoadedNet, pos: &Position) {

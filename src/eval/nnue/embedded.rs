@@ -4,7 +4,7 @@
 //! build time), then read as a file. Built-in nets are parsed once per process.
 
 use super::{file, LoadedNet, NetError, Network};
-use crate::variant::Rules;
+use crate::position::Variant;
 use once_cell::sync::Lazy;
 use std::collections::HashMap;
 use std::path::Path;
@@ -41,7 +41,7 @@ pub fn read(path: &Path) -> Result<Network, NetError> {
 
 /// The net `name` (a built-in net, else the file at `path`) for `rules`; the error names the
 /// net and says what is wrong.
-pub fn load_for(rules: &Rules, name: &str, path: &Path) -> Result<LoadedNet, String> {
+pub fn load_for(rules: &Variant, name: &str, path: &Path) -> Result<LoadedNet, String> {
     let (net, source) = match built_in(name) {
         Some(net) => (net, format!("built-in net {name}")),
         None => (read(path).map(Arc::new), path.display().to_string()),

@@ -5,18 +5,21 @@
 //! | bytes | content |
 //! | --- | --- |
 //! | 8 | magic `CHIMNNUE` |
-//! | 4 | format version (1) |
+//! | 4 | format version (1 or 2) |
 //! | 1 + n | the variant's name (length, then ASCII) |
 //! | 1 + t | the man types' FEN letters in input order (length, then lower-case ASCII) |
 //! | 1, 1 | the board's files and ranks |
 //! | 2 | hidden size `H` (a multiple of 16, at most [`MAX_HIDDEN`]) |
 //! | 2, 2, 2 | the accumulator scale `QA`, the output scale `QB`, the centipawn scale |
+//! | 1 | version 2 only: output buckets `B` (1..=[`MAX_BUCKETS`]); version 1 has one |
 //! | 2 * I * H | feature weights, i16, input-major (`I = 2 * t * 64` inputs) |
 //! | 2 * H | feature biases, i16 |
-//! | 2 * 2H | output weights, i16 (the side to move's half first), each within ±127 |
-//! | 4 | output bias, i32 |
+//! | B * 2 * 2H | output weights, i16, per bucket (the side to move's half first), each within ±127 |
+//! | B * 4 | output biases, i32 |
 //! | 8 | FNV-1a hash of every byte before it |
 //!
+//! A net of one bucket is written as version 1, so files made before buckets existed and
+//! files made since without them are the same bytes.
 //! A file is accepted whole or not at all: the length must be exactly what the header implies
 //! and the hash must match, so a truncated or damaged file is refused, never half-loaded.
 
@@ -25,8 +28,10 @@ use std::fmt;
 
 /// The magic that starts every net file.
 pub const MAGIC: &[u8; 8] = b"CHIMNNUE";
-/// The format version this engine reads and writes.
-pub const VERSION: u32 = 1;
+/// The newest format version this engine reads and writes (it reads 1 too).
+pub const VERSION: u32 = 2;
+/// Most output buckets a net file may declare.
+pub const MAX_BUCKETS: usize = 8;
 /// Largest hidden layer a net file may declare.
 pub const MAX_HIDDEN: usize = 2048;
 /// Largest output weight (the SIMD output multiplies an 8-bit activation by it in 16 bits).
@@ -59,7 +64,10 @@ impl fmt::Display for NetError {
             NetError::Io(e) => write!(f, "cannot read it: {e}"),
             NetError::NotANet => write!(f, "not a Chimera net (no CHIMNNUE magic)"),
             NetError::Version(v) => {
-                write!(f, "net format version {v}, this engine reads {VERSION}")
+                write!(
+                    f,
+                    "net format version {v}, this engine reads 1 to {VERSION}"
+                )
             }
             NetError::Truncated(part) => write!(f, "the file ends inside the {part}"),
             NetError::TrailingBytes(n) => write!(f, "{n} bytes after the end of the net"),
@@ -134,7 +142,7 @@ pub fn parse(bytes: &[u8]) -> Result<Network, NetError> {
         at: MAGIC.len(),
     };
     let version = r.u32("header")?;
-    if version != VERSION {
+    if version != 1 && version != VERSION {
         return Err(NetError::Version(version));
     }
     let variant = r.text("variant name")?;
@@ -160,10 +168,20 @@ pub fn parse(bytes: &[u8]) -> Result<Network, NetError> {
             "scales {qa}/{qb}/{scale} (this engine computes with {QA}/{QB} and a non-zero scale)"
         )));
     }
+    let buckets = if version == 1 {
+        1
+    } else {
+        r.u8("header")? as usize
+    };
+    if !(1..=MAX_BUCKETS).contains(&buckets) {
+        return Err(NetError::Header(format!(
+            "{buckets} output buckets (1 to {MAX_BUCKETS})"
+        )));
+    }
     let inputs = 2 * letters.len() * 64;
     let ft_weights = r.i16s(inputs * hidden, "feature weights")?;
     let ft_bias = r.i16s(hidden, "feature biases")?;
-    let out_weights = r.i16s(2 * hidden, "output weights")?;
+    let out_weights = r.i16s(buckets * 2 * hidden, "output weights")?;
     if let Some(w) = out_weights
         .iter()
         .find(|w| w.unsigned_abs() > MAX_OUTPUT_WEIGHT as u16)
@@ -172,7 +190,9 @@ pub fn parse(bytes: &[u8]) -> Result<Network, NetError> {
             "output weight {w} beyond ±{MAX_OUTPUT_WEIGHT}"
         )));
     }
-    let out_bias = r.u32("output bias")? as i32;
+    let out_bias = (0..buckets)
+        .map(|_| r.u32("output bias").map(|b| b as i32))
+        .collect::<Result<Vec<i32>, NetError>>()?;
     let body_end = r.at;
     let stored = r.take(8, "hash")?;
     if r.at != bytes.len() {
@@ -192,6 +212,7 @@ pub fn parse(bytes: &[u8]) -> Result<Network, NetError> {
         scale: scale as i32,
         ft_weights,
         ft_bias,
+        buckets,
         out_weights,
         out_bias,
     })
@@ -201,7 +222,8 @@ pub fn parse(bytes: &[u8]) -> Result<Network, NetError> {
 pub fn serialize(net: &Network) -> Vec<u8> {
     let mut out = Vec::with_capacity(64 + 2 * net.ft_weights.len());
     out.extend_from_slice(MAGIC);
-    out.extend_from_slice(&VERSION.to_le_bytes());
+    let version: u32 = if net.buckets == 1 { 1 } else { VERSION };
+    out.extend_from_slice(&version.to_le_bytes());
     for text in [&net.variant, &net.letters] {
         out.push(text.len() as u8);
         out.extend_from_slice(text.as_bytes());
@@ -211,12 +233,17 @@ pub fn serialize(net: &Network) -> Vec<u8> {
     for v in [net.hidden as u16, QA as u16, QB as u16, net.scale as u16] {
         out.extend_from_slice(&v.to_le_bytes());
     }
+    if version > 1 {
+        out.push(net.buckets as u8);
+    }
     for part in [&net.ft_weights, &net.ft_bias, &net.out_weights] {
         for w in part.iter() {
             out.extend_from_slice(&w.to_le_bytes());
         }
     }
-    out.extend_from_slice(&net.out_bias.to_le_bytes());
+    for b in &net.out_bias {
+        out.extend_from_slice(&b.to_le_bytes());
+    }
     let hash = fnv1a(&out);
     out.extend_from_slice(&hash.to_le_bytes());
     out

@@ -12,7 +12,8 @@
 //! ([`AccumulatorStack`]): every man a move removes or places, whatever mechanic made the move
 //! (relocations, compound moves, drops, a 007 ply of the other colour), so no variant needs a
 //! case of its own. The net knows the men on the board only: held men and a mechanic's state
-//! are not inputs.
+//! are not inputs. Where a turn has phases (the 007 family) a net may have an output bucket
+//! per phase, chosen by [`Position::turn_phase`].
 
 mod accumulator;
 pub mod embedded;
@@ -24,8 +25,7 @@ pub use file::NetError;
 
 use crate::geometry::{Color, Square};
 use crate::piece::{Piece, MAX_PIECE_TYPES};
-use crate::position::Position;
-use crate::variant::Rules;
+use crate::position::{Position, Variant};
 
 /// Accumulator scale: a feature weight of 1.0 is stored as 255, and the activation clips there.
 pub const QA: i32 = 255;
@@ -53,24 +53,27 @@ pub struct Network {
     pub ft_weights: Vec<i16>,
     /// Feature biases, `hidden`.
     pub ft_bias: Vec<i16>,
-    /// Output weights, `2 * hidden`: the side to move's half first.
+    /// Output buckets: 1, or the variant's turn phases ([`Position::turn_phase`] picks one).
+    pub buckets: usize,
+    /// Output weights, `buckets * 2 * hidden`: per bucket, the side to move's half first.
     pub out_weights: Vec<i16>,
-    /// Output bias, at scale `QA * QB`.
-    pub out_bias: i32,
+    /// Output biases, one per bucket, at scale `QA * QB`.
+    pub out_bias: Vec<i32>,
 }
 
 impl std::fmt::Debug for Network {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "Network({}, {}, {}x{}, {}x{} -> {} x 2 -> 1)",
+            "Network({}, {}, {}x{}, {}x{} -> {} x 2 -> {} x 1)",
             self.variant,
             self.letters,
             self.files,
             self.ranks,
             2,
             self.letters.len() * 64,
-            self.hidden
+            self.hidden,
+            self.buckets
         )
     }
 }
@@ -87,18 +90,27 @@ impl Network {
         &self.ft_weights[feature * self.hidden..(feature + 1) * self.hidden]
     }
 
-    /// The output in centipawns for the side to move, from the two accumulators.
+    /// The output in centipawns for the side to move, from the two accumulators, through
+    /// output bucket `bucket`.
     #[inline]
-    fn output(&self, us: &[i16], them: &[i16], dot: fn(&[i16], &[i16]) -> i64) -> i32 {
-        let (w_us, w_them) = self.out_weights.split_at(self.hidden);
+    fn output(
+        &self,
+        us: &[i16],
+        them: &[i16],
+        bucket: usize,
+        dot: fn(&[i16], &[i16]) -> i64,
+    ) -> i32 {
+        let h = self.hidden;
+        let weights = &self.out_weights[bucket * 2 * h..(bucket + 1) * 2 * h];
+        let (w_us, w_them) = weights.split_at(h);
         let sum = dot(us, w_us) + dot(them, w_them);
-        let raw = sum / QA as i64 + self.out_bias as i64;
+        let raw = sum / QA as i64 + self.out_bias[bucket] as i64;
         (raw * self.scale as i64 / (QA * QB) as i64) as i32
     }
 
     /// Whether this net fits `rules`: the same board and the same man types (matched by letter),
     /// made for that variant. The error says what differs.
-    pub fn check_fits(&self, rules: &Rules) -> Result<(), NetError> {
+    pub fn check_fits(&self, rules: &Variant) -> Result<(), NetError> {
         if self.variant != rules.name {
             return Err(NetError::Mismatch(format!(
                 "the net is for '{}', the variant is '{}'",
@@ -122,6 +134,13 @@ impl Network {
                 theirs.iter().collect::<String>()
             )));
         }
+        let phases = rules.mechanics.turn_phases();
+        if self.buckets != 1 && self.buckets != phases {
+            return Err(NetError::Mismatch(format!(
+                "the net has {} output buckets, the variant's turns {phases} phases",
+                self.buckets
+            )));
+        }
         Ok(())
     }
 }
@@ -137,7 +156,7 @@ pub struct InputMap {
 
 impl InputMap {
     /// The map of `net`'s inputs for `rules` (which [`Network::check_fits`] accepted).
-    pub fn new(net: &Network, rules: &Rules) -> InputMap {
+    pub fn new(net: &Network, rules: &Variant) -> InputMap {
         let mut slot = [NO_SLOT; MAX_PIECE_TYPES];
         for t in rules.piece_types() {
             if let Some(i) = net.letters.find(rules.letter(t)) {
@@ -172,22 +191,35 @@ pub struct LoadedNet {
     pub map: InputMap,
     /// Where it came from (a file path, or the name of an embedded net), for messages.
     pub source: String,
+    /// Whether the output bucket follows the turn's phase (else there is one bucket).
+    phased: bool,
 }
 
 impl LoadedNet {
     /// `net` for `rules`, if it fits.
     pub fn new(
         net: std::sync::Arc<Network>,
-        rules: &Rules,
+        rules: &Variant,
         source: &str,
     ) -> Result<LoadedNet, NetError> {
         net.check_fits(rules)?;
         let map = InputMap::new(&net, rules);
         Ok(LoadedNet {
+            phased: net.buckets > 1,
             net,
             map,
             source: source.to_string(),
         })
+    }
+
+    /// The output bucket of `pos`.
+    #[inline(always)]
+    pub fn bucket(&self, pos: &Position) -> usize {
+        if self.phased {
+            pos.turn_phase()
+        } else {
+            0
+        }
     }
 
     /// The accumulator of `perspective` computed from scratch.
@@ -209,7 +241,8 @@ impl LoadedNet {
         let stm = pos.side_to_move();
         self.refresh(pos, stm, &mut us);
         self.refresh(pos, stm.flip(), &mut them);
-        self.net.output(&us, &them, simd::screlu_dot_scalar)
+        self.net
+            .output(&us, &them, self.bucket(pos), simd::screlu_dot_scalar)
     }
 }
 

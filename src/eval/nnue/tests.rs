@@ -21,11 +21,13 @@ impl Rng {
     }
 }
 
-/// A net of random weights for `rules` with `hidden` values per perspective.
-pub(crate) fn random_net(rules: &Rules, hidden: usize, seed: u64) -> Network {
+/// A net of random weights for `rules` with `hidden` values per perspective, and an output
+/// bucket for each phase of the variant's turns.
+pub(crate) fn random_net(rules: &Variant, hidden: usize, seed: u64) -> Network {
     let mut rng = Rng(seed | 1);
     let letters: String = rules.piece_types().map(|t| rules.letter(t)).collect();
     let inputs = 2 * letters.len() * 64;
+    let buckets = rules.mechanics.turn_phases();
     Network {
         variant: rules.name.clone(),
         letters,
@@ -37,10 +39,11 @@ pub(crate) fn random_net(rules: &Rules, hidden: usize, seed: u64) -> Network {
             .map(|_| rng.range(-40, 40) as i16)
             .collect(),
         ft_bias: (0..hidden).map(|_| rng.range(-20, 120) as i16).collect(),
-        out_weights: (0..2 * hidden)
+        buckets,
+        out_weights: (0..buckets * 2 * hidden)
             .map(|_| rng.range(-127, 127) as i16)
             .collect(),
-        out_bias: rng.range(-5000, 5000),
+        out_bias: (0..buckets).map(|_| rng.range(-5000, 5000)).collect(),
     }
 }
 
@@ -50,6 +53,53 @@ fn a_net_survives_its_file() {
     let net = random_net(chess, 32, 7);
     let bytes = file::serialize(&net);
     assert_eq!(file::parse(&bytes).expect("parses"), net);
+    // one bucket is written as version 1, several as version 2
+    assert_eq!(bytes[8], 1);
+    let detente = builtin_variants().get("007detente").expect("007detente");
+    let phased = random_net(detente, 32, 8);
+    assert_eq!(phased.buckets, 3);
+    let bytes = file::serialize(&phased);
+    assert_eq!(bytes[8], 2);
+    assert_eq!(file::parse(&bytes).expect("parses"), phased);
+}
+
+/// A net of turn-phase buckets reads the phase of the position: the three plies of a 007
+/// turn go through three different output weights, and a chess position through the only one.
+#[test]
+fn the_output_bucket_follows_the_turn_phase() {
+    let set = builtin_variants();
+    let detente = set.get("007detente").expect("007detente");
+    let mut net = random_net(detente, 32, 5);
+    // no output weights, a bias per bucket: the evaluation names the bucket
+    net.out_weights.fill(0);
+    net.out_bias = vec![0, 255 * 64 * 10, 255 * 64 * 20];
+    let loaded = LoadedNet::new(Arc::new(net), detente, "test").expect("fits");
+    let mut pos = Position::startpos(detente);
+    let mut seen = Vec::new();
+    for _ in 0..7 {
+        seen.push((pos.turn_phase(), loaded.evaluate_fresh(&pos)));
+        let mut list = MoveList::new();
+        crate::movegen::legal_moves(&mut pos, &mut list);
+        pos.make(list[0]);
+    }
+    assert_eq!(
+        seen,
+        [
+            (0, 0),
+            (1, 4000),
+            (2, 8000),
+            (0, 0),
+            (1, 4000),
+            (2, 8000),
+            (0, 0)
+        ]
+    );
+    // a three-bucket net does not fit chess, whose players alternate
+    let chess = set.get("chess").expect("chess");
+    let mut foreign = random_net(detente, 32, 5);
+    foreign.variant = "chess".into();
+    let e = foreign.check_fits(chess).expect_err("buckets");
+    assert!(e.to_string().contains("3 output buckets"), "{e}");
 }
 
 #[test]
