@@ -16,24 +16,49 @@ use crate::position::Position;
 use crate::rules::{builtin_variants, VariantSet};
 use std::time::Instant;
 
-const USAGE: &str = "\
+const HEADER: &str = "\
 usage: chimera [SUBCOMMAND] [OPTIONS]
 
-Without a subcommand the engine reads protocol commands from standard input.
+Without a subcommand the engine names itself and reads UCI commands from standard input
+(XBoard's when the first is 'xboard'; 'help' there lists them).
 
-subcommands:
-  perft  [--variant NAME] [--fen FEN] [--moves M1 M2 ...] [--threads N] DEPTH
-                       count the leaves of the legal move tree
-  divide [--variant NAME] [--fen FEN] [--moves M1 M2 ...] [--threads N] DEPTH
-                       perft per root move
-  moves  [--variant NAME] [--fen FEN] [--moves ...]
-                       list the legal moves (canonical spelling, ASCII order)
-  check  FILE          validate a variants.ini file (built-in variants are its parents) and
-                       describe each of its variants
-  bench  [DEPTH]       fixed-depth searches of fixed positions (one thread); the last line
-                       is the node-count signature `Bench: <nodes> nodes <nps> nps`
-  variants             list the known variants
-  datagen --variant V --games N --out FILE [--nodes K] [--threads T] [--seed S]
+";
+
+/// Each subcommand's usage, in the order `chimera help` lists them.
+const SUBCOMMANDS: &[(&str, &str)] = &[
+    (
+        "perft",
+        "  perft  [--variant NAME] [--fen FEN] [--moves M1 M2 ...] [--threads N] DEPTH
+                       count the leaves of the legal move tree",
+    ),
+    (
+        "divide",
+        "  divide [--variant NAME] [--fen FEN] [--moves M1 M2 ...] [--threads N] DEPTH
+                       perft per root move",
+    ),
+    (
+        "moves",
+        "  moves  [--variant NAME] [--fen FEN] [--moves ...]
+                       list the legal moves (canonical spelling, ASCII order)",
+    ),
+    (
+        "check",
+        "  check  FILE          validate a variants.ini file (built-in variants are its parents) and
+                       describe each of its variants",
+    ),
+    (
+        "bench",
+        "  bench  [DEPTH]       fixed-depth searches of fixed positions (one thread); the last line
+                       is the node-count signature `Bench: <nodes> nodes <nps> nps`",
+    ),
+    (
+        "variants",
+        "  variants [--names]   list every variant the protocols offer with its board and number
+                       of players (--names: the names alone, one a line)",
+    ),
+    (
+        "datagen",
+        "  datagen --variant V --games N --out FILE [--nodes K] [--threads T] [--seed S]
           [--random-plies P] [--book FILE] [--balance N] [--format packed|text]
           [--variants INI]
                        self-play games at K nodes a move (default 5000) from the start
@@ -42,16 +67,22 @@ subcommands:
                        (default 0: no check); writes quiet positions with
                        White's result and search score: packed 32-byte records for
                        train (the default; docs/strength.md has the layout), or text
-                       lines 'FEN | RESULT | SCORE' for tune
-  tune   --variant V --data FILE [--epochs E] [--rate R] [--lambda L] [--l2 C]
+                       lines 'FEN | RESULT | SCORE' for tune",
+    ),
+    (
+        "tune",
+        "  tune   --variant V --data FILE [--epochs E] [--rate R] [--lambda L] [--l2 C]
           [--max-change D] [--validation F] [--write PATH] [--variants INI]
                        fit the evaluation weights (Texel method, Adam, E epochs, default
                        300) to L * sigmoid(score) + (1 - L) * result (L default 0.5), pulled
                        to the built-in weights by C * sum((w - w0)^2) (default 1e-7) and
                        kept within D of them; the share F of the positions (default 0.1,
                        blocks of 1000) is held out and the epoch with the best validation
-                       error is kept; --write rewrites the table of a weights.rs
-  train  --variant V --data FILE[,FILE...] --out NET [--hidden H] [--epochs E]
+                       error is kept; --write rewrites the table of a weights.rs",
+    ),
+    (
+        "train",
+        "  train  --variant V --data FILE[,FILE...] --out NET [--hidden H] [--epochs E]
           [--batch B] [--rate R] [--final-rate F] [--lambda L] [--scale K]
           [--validation V] [--seed S] [--threads T] [--mirror true] [--init NET]
           [--turn-buckets false] [--variants INI]
@@ -67,27 +98,67 @@ subcommands:
                        or a file) with the same men, board and hidden size, even one made
                        for another variant, instead of random weights; where turns have
                        phases (the 007 family) the output has a bucket per phase unless
-                       --turn-buckets false
-  \"genfens N seed S book <None|FILE> [variant V] [plies P] [nodes K]\"
+                       --turn-buckets false",
+    ),
+    (
+        "genfens",
+        "  \"genfens N seed S book <None|FILE> [variant V] [plies P] [nodes K]\"
                        OpenBench's opening generation (one argument, as its client passes
                        it): N lines 'info string genfens FEN', each the start (or a random
                        book line) plus P random plies (default 8) that a K-node search
-                       (default 1000) finds within 300 cp of level
-  match  -engine cmd=PROG ... -engine cmd=PROG ... -each tc=10+0.1 [OPTIONS]
+                       (default 1000) finds within 300 cp of level",
+    ),
+    (
+        "match",
+        "  match  -engine cmd=PROG ... -engine cmd=PROG ... -each tc=10+0.1 [OPTIONS]
                        referee a match between two UCI/XBoard engines in any variant
-                       (PGN, Elo, SPRT; 'chimera match -help' lists the options)
-  serve  [--port N] [--host ADDR] [--hash MB] [--threads N] [--max-games N] [--variants INI]
+                       (PGN, Elo, SPRT; 'chimera match -help' lists the options)",
+    ),
+    (
+        "serve",
+        "  serve  [--port N] [--host ADDR] [--hash MB] [--threads N] [--max-games N] [--variants INI]
                        a web board on http://127.0.0.1:8080/ (port 0: any free port) to play,
                        analyse and watch any variant; localhost only unless --host says
-                       otherwise (docs/serve.md)
-  help                 this text
+                       otherwise (docs/serve.md)",
+    ),
+];
 
+const FOOTER: &str = "\
 common options:
   --variants FILE      load a user variants.ini on top of the built-in one
 
 --moves takes the following arguments up to the next option or a plain number (DEPTH).
 perft, divide and moves with --variant foreignpolicy (three players) take an FP-FEN and
 coordinate moves (docs/variants/foreignpolicy.md).";
+
+/// The whole usage text (`chimera help`).
+fn usage() -> String {
+    let mut text = format!("{HEADER}subcommands:\n");
+    for (_, section) in SUBCOMMANDS {
+        text.push_str(section);
+        text.push('\n');
+    }
+    text.push_str(
+        "  help [SUBCOMMAND]    this text, or one subcommand's (also SUBCOMMAND --help)\n  \
+         --version            the engine's name and version\n\n",
+    );
+    text.push_str(FOOTER);
+    text
+}
+
+/// One subcommand's usage (`chimera SUBCOMMAND --help`, `chimera help SUBCOMMAND`).
+fn subcommand_usage(name: &str) -> Option<String> {
+    let (_, section) = SUBCOMMANDS.iter().find(|(n, _)| *n == name)?;
+    Some(format!(
+        "usage: chimera {}\n\n{FOOTER}",
+        section.trim_start()
+    ))
+}
+
+/// Whether `args` ask for help (`--help` or `-h` anywhere).
+fn asks_help(args: &[String]) -> bool {
+    args.iter().any(|a| a == "--help" || a == "-h")
+}
 
 /// Parsed common options.
 struct Options {
@@ -307,6 +378,35 @@ fn no_positional(o: &Options, cmd: &str) -> Result<(), String> {
             extra.join(" ")
         )),
     }
+}
+
+/// Every variant the protocols offer, Foreign Policy included, with its board and number of
+/// players; with `names_only`, the names alone.
+fn cmd_variants(o: &Options, names_only: bool) -> Result<(), String> {
+    no_positional(o, "variants")?;
+    let set = load_variants(o)?;
+    let mut rows: Vec<(String, String, usize)> = set
+        .names()
+        .iter()
+        .filter_map(|n| set.get(n))
+        .map(|v| {
+            let board = format!("{}x{}", v.shape.files, v.shape.ranks);
+            (v.name.clone(), board, 2)
+        })
+        .collect();
+    rows.push((crate::foreignpolicy::NAME.into(), "8x8".into(), 3));
+    if names_only {
+        for (name, _, _) in &rows {
+            say!("{name}");
+        }
+        return Ok(());
+    }
+    let width = rows.iter().map(|r| r.0.len()).max().unwrap_or(0).max(7);
+    say!("{:width$}  board  players", "variant");
+    for (name, board, players) in &rows {
+        say!("{name:width$}  {board:5}  {players}");
+    }
+    Ok(())
 }
 
 fn cmd_moves(o: &Options) -> Result<(), String> {
@@ -837,12 +937,32 @@ pub fn run(args: &[String]) -> i32 {
     };
     let rest = &args[1..];
     let result = match cmd.as_str() {
-        "help" | "--help" | "-h" => {
-            say!("{USAGE}");
+        "help" | "--help" | "-h" => match rest.first() {
+            None => {
+                say!("{}", usage());
+                Ok(())
+            }
+            Some(name) if name == "match" => {
+                return crate::tournament::main(&["-help".to_string()], &watch_on_board)
+            }
+            Some(name) => match subcommand_usage(name) {
+                Some(text) => {
+                    say!("{text}");
+                    Ok(())
+                }
+                None => Err(format!("no subcommand '{name}' (try 'chimera help')")),
+            },
+        },
+        "--version" | "-V" | "version" => {
+            say!("chimera {}", env!("CARGO_PKG_VERSION"));
             Ok(())
         }
         // its own cutechess-cli-like options and exit codes (130 after Ctrl-C)
         "match" => return crate::tournament::main(rest, &watch_on_board),
+        c if asks_help(rest) && subcommand_usage(c).is_some() => {
+            say!("{}", subcommand_usage(c).unwrap_or_default());
+            Ok(())
+        }
         "datagen" => cmd_datagen(rest),
         "tune" => cmd_tune(rest),
         "train" => cmd_train(rest),
@@ -850,7 +970,14 @@ pub fn run(args: &[String]) -> i32 {
         // OpenBench passes a command as one argument: `./ENGINE "genfens N seed S book B" quit`
         c if c.starts_with("genfens") => cmd_genfens(c, rest),
         "perft" | "divide" | "moves" | "check" | "variants" | "bench" => {
-            match parse_options(rest) {
+            // `variants --names`: the bare list, for scripts
+            let names_only = cmd == "variants" && rest.iter().any(|a| a == "--names");
+            let rest: Vec<String> = rest
+                .iter()
+                .filter(|a| !(names_only && *a == "--names"))
+                .cloned()
+                .collect();
+            match parse_options(&rest) {
                 Err(e) => Err(e),
                 Ok(o) => match o.given.iter().find(|g| !allowed_options(cmd).contains(g)) {
                     Some(g) => Err(format!(
@@ -862,9 +989,7 @@ pub fn run(args: &[String]) -> i32 {
                         "moves" => cmd_moves(&o),
                         "check" => cmd_check(&o),
                         "bench" => cmd_bench(&o),
-                        _ => no_positional(&o, "variants").and_then(|()| {
-                            load_variants(&o).map(|set| say!("{}", set.names().join("\n")))
-                        }),
+                        _ => cmd_variants(&o, names_only),
                     },
                 },
             }

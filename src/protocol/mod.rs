@@ -1,5 +1,7 @@
-//! Protocols: UCI and XBoard (CECP v2) over one engine facade. The first command decides:
-//! `uci` starts a UCI session, `xboard` an XBoard one.
+//! Protocols: UCI and XBoard (CECP v2) over one engine facade. The engine names itself in one
+//! line, then the first command decides: `xboard` (or `protover`) starts an XBoard session,
+//! anything else a UCI one (so a person at a terminal can type `d` or `go` at once, as with
+//! Stockfish).
 //!
 //! Input is read on its own thread and fed, together with "search finished" events, into one
 //! channel, so the session loop stays responsive while a search runs (`stop`, `isready`,
@@ -71,8 +73,18 @@ pub fn spawn_reader(input: Box<dyn BufRead + Send>) -> (Sender<Event>, Receiver<
     (tx, rx)
 }
 
-/// Runs a session: waits for `uci` or `xboard`, then speaks that protocol until `quit`.
+/// The line a person sees on starting the engine in a terminal (GUIs ignore it).
+pub fn banner() -> String {
+    format!(
+        "Chimera {} by the Chimera developers (UCI; 'xboard' switches to XBoard, 'help' lists the commands)",
+        env!("CARGO_PKG_VERSION")
+    )
+}
+
+/// Runs a session: names the engine, then speaks UCI from the first command on, or XBoard
+/// when that command is `xboard` (or `protover`), until `quit`.
 pub fn run(input: Box<dyn BufRead + Send>, out: Output) {
+    out.line(&banner());
     let (tx, rx) = spawn_reader(input);
     loop {
         let Ok(ev) = rx.recv() else { return };
@@ -81,13 +93,10 @@ pub fn run(input: Box<dyn BufRead + Send>, out: Output) {
                 let cmd = l.trim();
                 match cmd.split_whitespace().next() {
                     None => continue,
-                    Some("uci") => return uci::session(rx, tx, out),
                     Some("xboard") => return xboard::session(rx, tx, out, false),
                     Some("protover") => return xboard::session_with_first(rx, tx, out, cmd),
                     Some("quit") => return,
-                    Some(other) => out.line(&format!(
-                        "info string unknown command '{other}': send 'uci' or 'xboard' first (or run 'chimera help')"
-                    )),
+                    Some(_) => return uci::session_with_first(rx, tx, out, cmd),
                 }
             }
             Event::Eof => return,

@@ -440,6 +440,11 @@ impl Session {
                 self.engine.stop()
             }
             "ponderhit" => self.engine.ponderhit(),
+            "help" => {
+                for l in HELP.lines() {
+                    self.out.line(l);
+                }
+            }
             _ if busy => self.error(&format!("'{cmd}' ignored while searching; send stop first")),
             "ucinewgame" => self.engine.new_game(),
             "setoption" => self.setoption(rest),
@@ -450,7 +455,9 @@ impl Session {
                     self.out.line(l);
                 }
             }
-            _ => self.error(&format!("unknown command '{cmd}'")),
+            _ => self.error(&format!(
+                "unknown command '{cmd}' ('help' lists the commands)"
+            )),
         }
         true
     }
@@ -475,8 +482,30 @@ impl Session {
     }
 }
 
+/// What `help` prints: the commands a person can type.
+const HELP: &str = "\
+UCI commands (the engine speaks UCI unless the first command is 'xboard'):
+  uci                         name the engine and list its options
+  isready                     answers readyok
+  setoption name N value V    set an option (UCI_Variant, Hash, Threads, MultiPV, EvalFile, ...)
+  ucinewgame                  forget the game (histories, table)
+  position startpos|fen FEN [moves M1 M2 ...]
+                              set the position (in the variant chosen with UCI_Variant)
+  go [depth D] [nodes N] [movetime MS] [wtime MS btime MS winc MS binc MS] [infinite]
+                              search; 'go perft D' counts the move tree
+  stop                        end the search and print its best move
+  d                           draw the board with its FEN and key
+  help                        this list
+  quit                        leave
+From the shell: 'chimera --help' lists the subcommands (perft, bench, match, serve, ...).";
+
 /// Runs a UCI session (the `uci` command has been read).
 pub fn session(rx: Receiver<Event>, tx: Sender<Event>, out: Output) {
+    session_with_first(rx, tx, out, "uci")
+}
+
+/// Runs a UCI session whose first command, `first`, has been read.
+pub fn session_with_first(rx: Receiver<Event>, tx: Sender<Event>, out: Output, first: &str) {
     let mut s = Session {
         engine: Engine::new(),
         position_set: false,
@@ -485,7 +514,9 @@ pub fn session(rx: Receiver<Event>, tx: Sender<Event>, out: Output) {
         out,
         tx,
     };
-    s.identify();
+    if !s.handle(first) {
+        return;
+    }
     while let Ok(ev) = rx.recv() {
         match ev {
             Event::Line(l) => {

@@ -656,6 +656,7 @@ fn cli_rejects_mistakes_clearly() {
         "--fen does not apply to 'variants'",
     );
     cli_fails(&["variants", "x"], "variants takes no arguments");
+    cli_fails(&["help", "nope"], "no subcommand 'nope'");
     cli_fails(&["check", "a.ini", "b.ini"], "check takes one FILE");
     cli_fails(
         &["perft", "--variants", "/nonexistent.ini", "1"],
@@ -682,9 +683,46 @@ fn cli_good_invocations() {
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("usage: chimera"));
 
+    // every variant the protocols offer, with its board and players; --names for scripts
     let (code, out, err) = chimera(&["variants"]);
     assert_eq!(code, 0, "{err}");
-    assert!(out.lines().any(|l| l == "chess"));
+    let row = |name: &str| {
+        out.lines()
+            .find(|l| l.split_whitespace().next() == Some(name))
+            .map(|l| l.split_whitespace().skip(1).collect::<Vec<_>>().join(" "))
+    };
+    assert_eq!(row("chess").as_deref(), Some("8x8 2"), "{out}");
+    assert_eq!(row("espionage").as_deref(), Some("7x7 2"), "{out}");
+    assert_eq!(row("foreignpolicy").as_deref(), Some("8x8 3"), "{out}");
+    let (code, names, err) = chimera(&["variants", "--names"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(names.lines().any(|l| l == "chess"), "{names}");
+    assert!(names.lines().any(|l| l == "foreignpolicy"), "{names}");
+    assert_eq!(names.lines().count() + 1, out.lines().count());
+
+    // help: the whole text, one subcommand's, and the version
+    for args in [
+        &["perft", "--help"][..],
+        &["help", "perft"],
+        &["perft", "-h", "5"],
+    ] {
+        let (code, out, err) = chimera(args);
+        assert_eq!(code, 0, "{args:?}: {err}");
+        assert!(out.starts_with("usage: chimera perft"), "{args:?}: {out}");
+        assert!(
+            !out.contains("datagen"),
+            "{args:?}: only perft's usage: {out}"
+        );
+    }
+    let (code, out, _) = chimera(&["train", "--help"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("--turn-buckets"), "{out}");
+    let (code, out, _) = chimera(&["match", "--help"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("-engine"), "{out}");
+    let (code, out, _) = chimera(&["--version"]);
+    assert_eq!(code, 0);
+    assert_eq!(out.trim(), format!("chimera {}", env!("CARGO_PKG_VERSION")));
 
     // DEPTH after --moves is not taken for a move
     let (code, out, err) = chimera(&["perft", "--moves", "e2e4", "e7e5", "2"]);

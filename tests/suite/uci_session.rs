@@ -369,3 +369,32 @@ fn a_search_report_read_after_the_next_go_does_not_stall_the_session() {
     }
     assert!(e.quit());
 }
+
+/// A person at a terminal: the engine names itself in one line, takes UCI commands without
+/// `uci` first, and `help` lists what can be typed (also while searching).
+#[test]
+fn a_terminal_user_is_greeted_and_served_at_once() {
+    let mut e = Engine::start();
+    let first = e.expect(10, |_| true);
+    assert!(
+        first.starts_with("Chimera ") && first.contains("help"),
+        "{first}"
+    );
+    e.send("position startpos moves e2e4");
+    assert_eq!(
+        fen_of(&mut e),
+        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1"
+    );
+    e.send("go infinite");
+    e.send("help");
+    e.expect(10, |l| l.starts_with("  position startpos|fen"));
+    e.send("stop");
+    e.expect(10, |l| l.starts_with("bestmove"));
+    e.send("frobnicate");
+    let l = e.expect(10, |l| l.contains("frobnicate"));
+    assert!(l.contains("'help' lists the commands"), "{l}");
+    // `uci` still names the engine and its options
+    e.send("uci");
+    e.expect(10, |l| l == "uciok");
+    assert!(e.quit());
+}
