@@ -59,10 +59,12 @@ const SUBCOMMANDS: &[(&str, &str)] = &[
     (
         "datagen",
         "  datagen --variant V --games N --out FILE [--nodes K] [--threads T] [--seed S]
-          [--random-plies P] [--book FILE] [--balance N] [--format packed|text]
-          [--variants INI]
+          [--random-plies P] [--book FILE] [--chess960 single|double] [--balance N]
+          [--format packed|text] [--variants INI]
                        self-play games at K nodes a move (default 5000) from the start
-                       (or a random line of the book FILE) plus P random plies (default
+                       (or a random line of the book FILE, or with --variant fischerandom
+                       a random Chess960 start, double: each side its own array) plus P
+                       random plies (default
                        8), kept only if an N-node search finds them within 300 cp of level
                        (default 0: no check); writes quiet positions with
                        White's result and search score: packed 32-byte records for
@@ -645,7 +647,8 @@ fn tune_variant(
 
 fn cmd_datagen(args: &[String]) -> Result<(), String> {
     use crate::tune::datagen::{generate, DataFormat, DatagenConfig};
-    const ALLOWED: [&str; 11] = [
+    const ALLOWED: [&str; 12] = [
+        "--chess960",
         "--variant",
         "--games",
         "--nodes",
@@ -670,6 +673,12 @@ fn cmd_datagen(args: &[String]) -> Result<(), String> {
         seed: number(&map, "--seed", 1, 0..=u64::MAX)?,
         random_plies: number(&map, "--random-plies", 8, 0..=200)?,
         book: map.get("--book").cloned(),
+        chess960: match map.get("--chess960").map(String::as_str) {
+            None => None,
+            Some("single") => Some(false),
+            Some("double") => Some(true),
+            Some(other) => return Err(format!("--chess960 takes single or double, not '{other}'")),
+        },
         balance_nodes: number(&map, "--balance", 0, 0..=100_000_000)?,
         format: match map.get("--format").map(String::as_str) {
             None | Some("packed") => DataFormat::Packed,

@@ -520,6 +520,20 @@ impl Engine {
         Ok(mv)
     }
 
+    /// How XBoard reads `m`, a move just played that the engine spelled `text`: in Chess960
+    /// castling is `O-O` or `O-O-O` (CECP's FischerRandom castling), every other move as the
+    /// engine spells it.
+    pub fn xboard_move_text(&self, m: Move, text: &str) -> String {
+        if m.kind() != crate::moves::MoveKind::Castling || !self.rules.chess960 {
+            return text.to_string();
+        }
+        if m.rook_from().file() > m.from().file() {
+            "O-O".into()
+        } else {
+            "O-O-O".into()
+        }
+    }
+
     /// Takes back the last move; false if there is none.
     pub fn undo(&mut self) -> bool {
         if let Some(p) = self.three.as_mut() {

@@ -7,8 +7,10 @@
 //! Castling is spelled by the king's move (`e1g1`) when the king moves at least two files, as in
 //! UCI. When it moves fewer (a user variant's castling files can make the king step one square
 //! or stay), that spelling would also be a plain king move, so castling is then spelled
-//! king-takes-own-rook (`e1h1`, UCI_Chess960 style). King-takes-rook is accepted for every
-//! castling move.
+//! king-takes-own-rook (`e1h1`, UCI_Chess960 style), as it always is in a Chess960 variant
+//! (`chess960 = true`). King-takes-rook is accepted for every castling move, and so are `O-O`
+//! and `O-O-O` (XBoard's Chess960 castling; `0-0` too): the castling towards the rook on the
+//! king's right, or on its left, from White's side.
 
 pub use crate::moves::MoveText;
 use crate::moves::{Move, MoveKind, MoveList};
@@ -45,7 +47,7 @@ impl std::error::Error for MoveError {}
 pub fn move_to_string(pos: &Position, m: Move) -> MoveText {
     let mut t = MoveText::new();
     match m.kind() {
-        MoveKind::Castling if m.from().distance(m.to()) < 2 => {
+        MoveKind::Castling if pos.rules().chess960 || m.from().distance(m.to()) < 2 => {
             t.push_leg(m.from(), m.rook_from());
         }
         MoveKind::Normal | MoveKind::EnPassant | MoveKind::Castling => {
@@ -82,11 +84,26 @@ fn well_formed(s: &str) -> bool {
 /// Parses any valid spelling of a legal move of `pos`.
 pub fn parse_move(pos: &mut Position, s: &str) -> Result<Move, MoveError> {
     let s = s.trim();
-    if !well_formed(s) {
+    let castling_side = match s {
+        "O-O" | "0-0" => Some(true),
+        "O-O-O" | "0-0-0" => Some(false),
+        _ => None,
+    };
+    if castling_side.is_none() && !well_formed(s) {
         return Err(MoveError::Syntax(s.to_string()));
     }
     let mut list = MoveList::new();
     crate::movegen::legal_moves(pos, &mut list);
+    if let Some(short) = castling_side {
+        // the rook on the king's right (from White's side) for O-O, on its left for O-O-O
+        return list
+            .iter()
+            .copied()
+            .find(|m| {
+                m.kind() == MoveKind::Castling && (m.rook_from().file() > m.from().file()) == short
+            })
+            .ok_or_else(|| MoveError::Illegal(s.to_string()));
+    }
     for &m in list.iter() {
         if move_to_string(pos, m).as_str() == s {
             return Ok(m);
@@ -102,12 +119,15 @@ pub fn parse_move(pos: &mut Position, s: &str) -> Result<Move, MoveError> {
             }
         }
     }
-    // king-takes-own-rook spelling of castling
+    // king-takes-own-rook spelling of castling, and in Chess960 the king's move where it
+    // crosses two files or more (one file could be a plain king move)
     for &m in list.iter() {
         if m.kind() == MoveKind::Castling {
             let mut t = MoveText::new();
             t.push_leg(m.from(), m.rook_from());
-            if t.as_str() == s {
+            let mut by_king = MoveText::new();
+            by_king.push_leg(m.from(), m.to());
+            if t.as_str() == s || (m.from().distance(m.to()) >= 2 && by_king.as_str() == s) {
                 return Ok(m);
             }
         }

@@ -9,6 +9,7 @@
 //! without building the list first.
 
 mod attacks;
+pub mod chess960;
 mod fen;
 pub mod legality;
 pub mod mechanic;

@@ -114,6 +114,7 @@ fn options(engine: &Engine) -> Vec<UciOptionConfig> {
             default: Some(EVAL_FILE_DEFAULT.into()),
         },
         check("UCI_AnalyseMode", false),
+        check("UCI_Chess960", false),
         check("UCI_ShowWDL", false),
     ]
 }
@@ -145,9 +146,23 @@ struct Session {
     infinite: bool,
     /// Searches started whose `bestmove` is not written yet.
     pending_searches: u32,
+    /// `UCI_Chess960`: chess is played as Chess960 (the variant `fischerandom`).
+    chess960: bool,
     out: Output,
     tx: Sender<Event>,
 }
+
+/// The variant `UCI_Variant = name` means under `UCI_Chess960 = chess960`.
+fn variant_with_960(name: &str, chess960: bool) -> &str {
+    match (name, chess960) {
+        ("chess", true) => CHESS960,
+        (CHESS960, false) => "chess",
+        _ => name,
+    }
+}
+
+/// The variant chess becomes under `UCI_Chess960`.
+const CHESS960: &str = "fischerandom";
 
 impl Session {
     fn error(&self, msg: &str) {
@@ -204,10 +219,22 @@ impl Session {
                 }
                 None => Err("MultiPlayerSearch needs a value".into()),
             },
+            "uci_chess960" => flag(value).and_then(|on| {
+                self.chess960 = on;
+                let now = self.engine.rules().name.clone();
+                let wanted = variant_with_960(&now, on);
+                if wanted == now {
+                    return Ok(());
+                }
+                self.engine
+                    .set_variant(wanted)
+                    .map_err(|e| e.to_string())
+                    .map(|_| self.out.line(&variant_line(&self.engine)))
+            }),
             "uci_variant" => match value {
                 Some(v) => self
                     .engine
-                    .set_variant(v)
+                    .set_variant(variant_with_960(v, self.chess960))
                     .map_err(|e| e.to_string())
                     .map(|_| {
                         self.out.line(&variant_line(&self.engine));
@@ -511,6 +538,7 @@ pub fn session_with_first(rx: Receiver<Event>, tx: Sender<Event>, out: Output, f
         position_set: false,
         infinite: false,
         pending_searches: 0,
+        chess960: false,
         out,
         tx,
     };

@@ -244,8 +244,9 @@ impl Session {
             return;
         }
         match self.engine.play(best) {
-            Ok(_) => {
-                self.out.line(&format!("move {best}"));
+            Ok(m) => {
+                self.out
+                    .line(&format!("move {}", self.engine.xboard_move_text(m, best)));
                 // under a turn schedule (007) the engine may choose the next ply too
                 if !self.claim_result()
                     && !self.force
@@ -284,7 +285,8 @@ impl Session {
             return;
         }
         let rules = self.engine.rules();
-        if rules.name == "chess" {
+        // XBoard knows these itself (and shuffles Chess960's start, which a setup would fix)
+        if rules.name == "chess" || rules.name == "fischerandom" {
             return;
         }
         // XBoard's piece order: P N B R Q, 16 fairy slots, K

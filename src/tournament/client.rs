@@ -146,6 +146,10 @@ pub struct Client {
 const STOP_GRACE: Duration = Duration::from_millis(1000);
 
 /// XBoard's name for a variant.
+/// Our Chess960 variant, which is also its XBoard name; UCI engines play it with
+/// `UCI_Chess960`.
+const CHESS960: &str = "fischerandom";
+
 fn xboard_variant(v: &str) -> &str {
     if v == "chess" {
         "normal"
@@ -342,6 +346,13 @@ impl Client {
             self.send(&format!("setoption name {k} value {v}"))
                 .map_err(|f| f.detail)?;
         }
+        // Chess960 is chess with UCI_Chess960 on, where the engine offers it (Stockfish has no
+        // UCI_Variant at all); castling then goes king-takes-rook both ways, as we spell it
+        if variant == CHESS960 && names.iter().any(|n| n.eq_ignore_ascii_case("UCI_Chess960")) {
+            self.send("setoption name UCI_Chess960 value true")
+                .map_err(|f| f.detail)?;
+            return self.finish_handshake(interrupt);
+        }
         let known = |vars: &Option<Vec<String>>| vars.iter().flatten().any(|v| v == variant);
         if variant != "chess" && !known(&self.uci_variants) && !self.spec.options.is_empty() {
             // an option (Fairy-Stockfish's VariantPath) may have added variants: ask again
@@ -365,6 +376,11 @@ impl Client {
             self.send(&format!("setoption name UCI_Variant value {variant}"))
                 .map_err(|f| f.detail)?;
         }
+        self.finish_handshake(interrupt)
+    }
+
+    /// The engine's `init` lines, then a sync.
+    fn finish_handshake(&mut self, interrupt: &AtomicBool) -> Result<(), String> {
         for l in self.spec.init.clone() {
             self.send(&l).map_err(|f| f.detail)?;
         }

@@ -33,6 +33,8 @@ pub struct MatchConfig {
     pub concurrency: usize,
     /// Openings.
     pub openings: Option<OpeningsSpec>,
+    /// `-srand`, the seed of every random order.
+    pub srand: Option<u64>,
     /// PGN output file.
     pub pgnout: Option<String>,
     /// Continue a match whose games are already in the PGN file.
@@ -73,6 +75,8 @@ match options:
   -games N             games per round (default 1)   -rounds N   rounds (default 1)
   -repeat              play each opening twice, colours reversed (colours always alternate)
   -openings file=FILE [format=epd|fen|pgn] [order=sequential|random] [seed=N] [plies=N] [start=N]
+  -openings chess960=N,A-B|random [order=...] [seed=N]   Chess960 start positions by number
+                       (fischerandom; without -openings it plays all 960 in -srand's order)
   -srand N             seed for order=random (same as seed=)
   -concurrency N       games at once (default 1)
   -pgnout FILE         append finished games to FILE     -resume   skip the games FILE holds
@@ -256,6 +260,7 @@ pub fn parse(args: &[String]) -> Result<Option<MatchConfig>, String> {
         repeat: false,
         concurrency: 1,
         openings: None,
+        srand: None,
         pgnout: None,
         resume: false,
         event: "Chimera match".into(),
@@ -388,6 +393,7 @@ pub fn parse(args: &[String]) -> Result<Option<MatchConfig>, String> {
         }
         i = j;
     }
+    c.srand = seed;
     if let Some(o) = c.openings.as_mut() {
         if let (Some(s), false) = (seed, openings_seed_given) {
             o.seed = s;
@@ -483,6 +489,7 @@ fn parse_openings(words: &[&str], raw: &str) -> Result<(OpeningsSpec, bool), Str
         seed: 0,
         plies: None,
         start: 1,
+        chess960: None,
     };
     let mut format_given = false;
     let mut seed_given = false;
@@ -490,6 +497,10 @@ fn parse_openings(words: &[&str], raw: &str) -> Result<(OpeningsSpec, bool), Str
         let (k, v) = key_value(w, raw)?;
         match k.as_str() {
             "file" => s.file = v,
+            "chess960" => {
+                s.chess960 = Some(super::openings::parse_chess960_list(&v)?);
+                s.random |= v == "random";
+            }
             "format" => {
                 format_given = true;
                 s.format = match v.as_str() {
@@ -520,8 +531,8 @@ fn parse_openings(words: &[&str], raw: &str) -> Result<(OpeningsSpec, bool), Str
             _ => return Err(format!("unknown -openings key '{k}'")),
         }
     }
-    if s.file.is_empty() {
-        return Err("-openings needs file=FILE".into());
+    if s.file.is_empty() == s.chess960.is_none() {
+        return Err("-openings needs file=FILE or chess960=N,A-B|random (one of them)".into());
     }
     if !format_given && s.file.to_ascii_lowercase().ends_with(".pgn") {
         s.format = Format::Pgn;

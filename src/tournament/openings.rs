@@ -44,6 +44,52 @@ pub struct OpeningsSpec {
     pub plies: Option<usize>,
     /// Start from this opening (1-based, as cutechess-cli's `start=`).
     pub start: usize,
+    /// Chess960 start positions by number (`chess960=N,A-B` or `random`) instead of a file.
+    pub chess960: Option<Vec<u32>>,
+}
+
+impl OpeningsSpec {
+    /// Chess960's start positions `numbers`, in that order or shuffled with `seed`.
+    pub fn chess960(numbers: Vec<u32>, random: bool, seed: u64) -> OpeningsSpec {
+        OpeningsSpec {
+            file: String::new(),
+            format: Format::Epd,
+            random,
+            seed,
+            plies: None,
+            start: 1,
+            chess960: Some(numbers),
+        }
+    }
+}
+
+/// A list of Chess960 start numbers: `random` (all 960), or numbers and ranges `A-B` joined by
+/// commas, each from 0 to 959.
+pub fn parse_chess960_list(text: &str) -> Result<Vec<u32>, String> {
+    if text == "random" {
+        return Ok((0..960).collect());
+    }
+    let number = |t: &str| {
+        t.trim()
+            .parse::<u32>()
+            .ok()
+            .filter(|n| *n < 960)
+            .ok_or_else(|| format!("'{t}' is not a Chess960 start number (0 to 959)"))
+    };
+    let mut out = Vec::new();
+    for part in text.split(',') {
+        match part.split_once('-') {
+            Some((a, b)) => {
+                let (a, b) = (number(a)?, number(b)?);
+                if a > b {
+                    return Err(format!("the range '{part}' runs backwards"));
+                }
+                out.extend(a..=b);
+            }
+            None => out.push(number(part)?),
+        }
+    }
+    Ok(out)
 }
 
 /// The FEN as given, or `None` if it is the variant's start position.
@@ -84,6 +130,9 @@ fn parse_epd_line(rules: &'static Variant, line: &str) -> Result<Position, Strin
 
 /// Loads and validates every opening of the file.
 pub fn load(spec: &OpeningsSpec, rules: &'static Variant) -> Result<Vec<Opening>, String> {
+    if let Some(numbers) = &spec.chess960 {
+        return chess960_openings(spec, numbers, rules);
+    }
     let text = std::fs::read_to_string(&spec.file)
         .map_err(|e| format!("cannot read openings file '{}': {e}", spec.file))?;
     let mut out = Vec::new();
@@ -137,6 +186,39 @@ pub fn load(spec: &OpeningsSpec, rules: &'static Variant) -> Result<Vec<Opening>
     if out.is_empty() {
         return Err(format!("openings file '{}' holds no openings", spec.file));
     }
+    Ok(ordered(spec, out))
+}
+
+/// The Chess960 start positions `numbers` as openings (in a variant with `chess960 = true`).
+fn chess960_openings(
+    spec: &OpeningsSpec,
+    numbers: &[u32],
+    rules: &'static Variant,
+) -> Result<Vec<Opening>, String> {
+    if !rules.chess960 {
+        return Err(format!(
+            "-openings chess960=... needs a Chess960 variant (fischerandom), not {}",
+            rules.name
+        ));
+    }
+    let mut out = Vec::new();
+    for &n in numbers {
+        let fen = crate::position::chess960::start_fen(n, n)
+            .ok_or_else(|| format!("{n} is not a Chess960 start number"))?;
+        let pos = Position::from_fen(rules, &fen).map_err(|e| format!("start {n}: {e}"))?;
+        out.push(Opening {
+            fen: fen_or_start(rules, &pos),
+            moves: Vec::new(),
+        });
+    }
+    if out.is_empty() {
+        return Err("-openings chess960= names no start position".into());
+    }
+    Ok(ordered(spec, out))
+}
+
+/// `out` shuffled where the spec asks, from its start.
+fn ordered(spec: &OpeningsSpec, mut out: Vec<Opening>) -> Vec<Opening> {
     if spec.random {
         shuffle(&mut out, spec.seed);
     }
@@ -144,7 +226,7 @@ pub fn load(spec: &OpeningsSpec, rules: &'static Variant) -> Result<Vec<Opening>
         let k = (spec.start - 1) % out.len();
         out.rotate_left(k);
     }
-    Ok(out)
+    out
 }
 
 /// SplitMix64: a small, well-mixed generator, so a seed gives the same order everywhere.
@@ -186,7 +268,35 @@ mod tests {
             seed: 0,
             plies: None,
             start: 1,
+            chess960: None,
         }
+    }
+
+    /// Chess960 starts by number: lists and ranges, `random`, refusals, and the positions
+    /// they set up (518 is the variant's own start, so it stays "no FEN").
+    #[test]
+    fn chess960_openings_by_number() {
+        assert_eq!(parse_chess960_list("0,5-7,959"), Ok(vec![0, 5, 6, 7, 959]));
+        assert_eq!(parse_chess960_list("random").map(|v| v.len()), Ok(960));
+        for bad in ["960", "7-3", "x", ""] {
+            assert!(parse_chess960_list(bad).is_err(), "{bad}");
+        }
+        let set = builtin_variants();
+        let frc = set.get("fischerandom").expect("fischerandom");
+        let spec = OpeningsSpec::chess960(vec![518, 0], false, 0);
+        let o = load(&spec, frc).expect("loads");
+        assert_eq!(o[0].fen, None);
+        assert_eq!(
+            o[1].fen.as_deref(),
+            Some("bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w KQkq - 0 1")
+        );
+        let shuffled =
+            load(&OpeningsSpec::chess960((0..960).collect(), true, 5), frc).expect("loads");
+        assert_eq!(shuffled.len(), 960);
+        assert_ne!(shuffled[0], o[1], "shuffled");
+        let chess = set.get("chess").expect("chess");
+        let e = load(&spec, chess).expect_err("not a Chess960 variant");
+        assert!(e.contains("fischerandom"), "{e}");
     }
 
     #[test]

@@ -27,7 +27,8 @@ pub fn san(pos: &mut Position, mv: Move) -> String {
         )
     };
     if mv.kind() == MoveKind::Castling {
-        s.push_str(if to.file() > from.file() {
+        // by the rook's side, not the king's step: in Chess960 a king on b1 castles long to c1
+        s.push_str(if mv.rook_from().file() > from.file() {
             "O-O"
         } else {
             "O-O-O"
@@ -339,6 +340,12 @@ mod tests {
         let castle = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1";
         assert_eq!(san_of(castle, "e1g1"), "O-O");
         assert_eq!(san_of(castle, "e1c1"), "O-O-O");
+        // Chess960: the king on b8 castles long with the a8 rook by stepping right, to c8
+        let set = builtin_variants();
+        let frc = set.get("fischerandom").expect("fischerandom");
+        let mut pos = Position::from_fen(frc, "rk4nr/8/8/8/8/8/8/RK5R b KQkq - 0 1").expect("fen");
+        let m = parse_move(&mut pos, "b8a8").expect("legal");
+        assert_eq!(san(&mut pos, m), "O-O-O");
         // file and rank disambiguation, both needed
         assert_eq!(san_of("3k4/8/8/8/8/8/4K3/R6R w - - 0 1", "a1d1"), "Rad1+");
         assert_eq!(san_of("3k4/8/8/R7/8/8/8/R3K3 w - - 0 1", "a1a3"), "R1a3");

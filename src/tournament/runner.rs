@@ -439,6 +439,12 @@ pub fn run(
     })?;
     let openings = match &cfg.openings {
         Some(spec) => openings::load(spec, rules)?,
+        // Chess960 without a book: every start position, in the order -srand shuffles them to
+        None if rules.chess960 => {
+            let all =
+                openings::OpeningsSpec::chess960((0..960).collect(), true, cfg.srand.unwrap_or(0));
+            openings::load(&all, rules)?
+        }
         None => vec![Opening::default()],
     };
     // Start each engine once: a wrong command, protocol, option or variant is an error now,

@@ -57,6 +57,9 @@ pub struct DatagenConfig {
     pub random_plies: usize,
     /// Book of starts (FEN or EPD lines; `None`: the start position).
     pub book: Option<String>,
+    /// Random Chess960 starts instead of the start position or a book (`Some(true)`: double
+    /// Chess960, each side its own array).
+    pub chess960: Option<bool>,
     /// Nodes of the search that keeps only openings within
     /// [`super::openings::MAX_IMBALANCE`] of level (0: no check).
     pub balance_nodes: u64,
@@ -295,6 +298,10 @@ pub fn generate(
         cfg.random_plies,
         cfg.balance_nodes,
     )
+    .and_then(|o| match cfg.chess960 {
+        Some(double) => o.with_chess960(rules, double),
+        None => Ok(o),
+    })
     .map_err(std::io::Error::other)?;
     let openings = &openings;
     let start = Instant::now();

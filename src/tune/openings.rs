@@ -21,6 +21,9 @@ pub const ATTEMPTS: usize = 10_000;
 pub struct OpeningSource {
     /// The starts: the book's positions, or the start position alone.
     starts: Vec<Position>,
+    /// Instead of `starts`, a random Chess960 start (`Some(false)`: one array for both sides;
+    /// `Some(true)`: double Chess960, each side its own).
+    chess960: Option<(bool, &'static Variant)>,
     /// Random plies played from a start.
     pub plies: usize,
     /// Nodes of the balance check (0: every opening that goes on is kept).
@@ -51,17 +54,45 @@ impl OpeningSource {
         };
         Ok(OpeningSource {
             starts,
+            chess960: None,
             plies,
             balance_nodes,
         })
+    }
+
+    /// Starts from random Chess960 arrays instead (`double`: each side its own), in a variant
+    /// with `chess960 = true`.
+    pub fn with_chess960(mut self, rules: &'static Variant, double: bool) -> Result<Self, String> {
+        if !rules.chess960 {
+            return Err(format!(
+                "Chess960 starts need a Chess960 variant (fischerandom), not {}",
+                rules.name
+            ));
+        }
+        self.chess960 = Some((double, rules));
+        Ok(self)
+    }
+
+    /// A start drawn with `rng`.
+    fn start(&self, rng: &mut Rng) -> Position {
+        match self.chess960 {
+            Some((double, rules)) => {
+                let white = rng.below(960) as u32;
+                let black = if double { rng.below(960) as u32 } else { white };
+                let fen =
+                    crate::position::chess960::start_fen(white, black).expect("numbers below 960");
+                Position::from_fen(rules, &fen).expect("Chess960 starts are legal")
+            }
+            None => self.starts[rng.below(self.starts.len())].clone(),
+        }
     }
 
     /// One opening drawn with `rng`, or `None` after [`ATTEMPTS`] starts that all ended the
     /// game or were too far from level.
     pub(crate) fn draw(&self, rng: &mut Rng, checker: &Checker) -> Option<Position> {
         for _ in 0..ATTEMPTS {
-            let start = &self.starts[rng.below(self.starts.len())];
-            let Some(pos) = random_line(start, rng, self.plies) else {
+            let start = self.start(rng);
+            let Some(pos) = random_line(&start, rng, self.plies) else {
                 continue;
             };
             if self.balance_nodes == 0 || balanced(&pos, self.balance_nodes, checker) {

@@ -130,6 +130,11 @@ pub struct Rules {
     pub castling_king_steps: i8,
     /// Piece type that castles with the king.
     pub castling_rook: PieceType,
+    /// Chess960 (`chess960 = true`, Fairy-Stockfish's key): castling is spelled
+    /// king-takes-own-rook (`e1h1`, UCI_Chess960's convention) and XBoard's `O-O`/`O-O-O`.
+    /// Move generation is not affected: the castling rook's square always comes from the
+    /// position (X-FEN or Shredder-FEN rights).
+    pub chess960: bool,
     /// Whether the royal piece may not be left attacked (false: king capture decides).
     pub checking: bool,
     /// Royal piece type, if any.
@@ -166,6 +171,10 @@ pub struct Rules {
     pub castling_checks: bool,
     /// The net named by `nnueFile` (this section's own key, never inherited), if any.
     pub nnue_file: Option<NetFile>,
+    /// `nnueVariant`: the variant whose nets this one plays with besides its own (a net's
+    /// header names the variant it was made for): Chess960 plays with chess's. This section's
+    /// own key, never inherited, like `nnueFile`.
+    pub nnue_variant: Option<String>,
 }
 
 /// A net named in variants.ini: the name as written (which may be a net built into the

@@ -53,6 +53,7 @@ const PLAIN_KEYS: &[&str] = &[
     "castlingQueensideFile",
     "castlingKingSteps",
     "castlingRookPieces",
+    "chess960",
     "checking",
     "flyingGeneral",
     "stalemateValue",
@@ -68,6 +69,7 @@ const PLAIN_KEYS: &[&str] = &[
     "kingCapture",
     "kingCaptureCastlingChecks",
     "nnueFile",
+    "nnueVariant",
 ];
 
 /// A key's value with where it was written.
@@ -464,6 +466,7 @@ pub fn compile(ctx: &Section, mechanic_keys: &[&str]) -> Result<Rules, IniError>
         castling_queenside_file: 2,
         castling_king_steps: 0,
         castling_rook: PieceType::ROOK,
+        chess960: false,
         checking: true,
         royal: has_king.then_some(PieceType::KING),
         flying_general: false,
@@ -479,6 +482,7 @@ pub fn compile(ctx: &Section, mechanic_keys: &[&str]) -> Result<Rules, IniError>
         type_mask,
         castling_checks: true,
         nnue_file: None,
+        nnue_variant: None,
     };
     pawn_rules(ctx, &mut rules)?;
     castling_rules(ctx, &mut rules)?;
@@ -489,6 +493,11 @@ pub fn compile(ctx: &Section, mechanic_keys: &[&str]) -> Result<Rules, IniError>
     rules.checkmate_value = ctx.value("checkmateValue", GameValue::Loss)?;
     rules.castling_checks = castling_checks(ctx, rules.checking, king_capture)?;
     rules.nnue_file = net_file(ctx);
+    rules.nnue_variant = ctx
+        .sets("nnueVariant")
+        .then(|| ctx.get("nnueVariant").map(|v| v.trim().to_string()))
+        .flatten()
+        .filter(|v| !v.is_empty());
     Ok(rules)
 }
 
@@ -914,6 +923,7 @@ fn castling_rules(ctx: &Section, rules: &mut Rules) -> Result<(), IniError> {
     rules.castling_king_steps = ctx.number("castlingKingSteps", 0, 1, max_steps)? as i8;
     let rook_types = piece_list(ctx, &rules.pieces, "castlingRookPieces", "r")?;
     rules.castling_rook = rook_types.first().copied().unwrap_or(PieceType::ROOK);
+    rules.chess960 = ctx.bool("chess960", false)?;
     if rules.castling {
         check_castling(ctx, rules, &rook_types)
     } else if let Some(k) = [
@@ -921,6 +931,7 @@ fn castling_rules(ctx: &Section, rules: &mut Rules) -> Result<(), IniError> {
         "castlingQueensideFile",
         "castlingKingSteps",
         "castlingRookPieces",
+        "chess960",
     ]
     .into_iter()
     .find(|k| ctx.sets(k))
@@ -1183,8 +1194,10 @@ fn orthodox_data(r: &Rules, any_castling: bool) -> bool {
         n_fold_rule: _,
         piece_value: _,
         nnue_file: _,
+        nnue_variant: _,
         orthodox: _,
         type_mask: _,
+        chess960: _, // the spelling of castling only
         royal: _,
         // compared below
         shape,

@@ -489,8 +489,7 @@ fn move_syntax_errors() {
         "e2e4e5",
         "E2E4",
         "e2-e4",
-        "0-0",
-        "O-O",
+        "O-O-O-O",
         "Nf3",
         "e7e8Q",
         "é2e4",
@@ -505,6 +504,13 @@ fn move_syntax_errors() {
         assert!(
             matches!(parse_move(&mut pos, s), Err(MoveError::Syntax(_))),
             "'{s}' should be a syntax error"
+        );
+    }
+    // castling by its side (XBoard's Chess960 spelling) is a move, illegal where no castling is
+    for s in ["O-O", "0-0", "O-O-O"] {
+        assert!(
+            matches!(parse_move(&mut pos, s), Err(MoveError::Illegal(_))),
+            "'{s}' is a castling that the start position does not allow"
         );
     }
     // and the errors read well
@@ -604,7 +610,7 @@ fn cli_fails(args: &[&str], fragment: &str) {
 fn cli_rejects_mistakes_clearly() {
     cli_fails(
         &["perft", "--variant", "nosuch", "1"],
-        "unknown variant 'nosuch' (known: chess, bracket",
+        "unknown variant 'nosuch' (known: chess, fischerandom, bracket",
     );
     cli_fails(
         &["frobnicate"],

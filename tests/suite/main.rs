@@ -18,6 +18,7 @@ mod carom;
 mod cascade;
 mod castlemania;
 mod catalyst;
+mod chess960;
 mod cloverleaf;
 mod coercion;
 mod config_errors;

@@ -46,6 +46,18 @@ fn run(args: &[String]) -> Output {
         .expect("the binary runs")
 }
 
+/// Runs a match that must succeed; its standard output.
+fn run_ok(args: &[String]) -> String {
+    let out = run(args);
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        out.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    stdout
+}
+
 fn words(s: &str) -> Vec<String> {
     s.split_whitespace().map(String::from).collect()
 }
@@ -77,13 +89,7 @@ fn ours_against_ours_in_chess() {
     a.extend(ours("B"));
     a.extend(words("-each nodes=1500 -games 2 -maxmoves 50 -pgnout"));
     a.push(pgn.to_string_lossy().into());
-    let out = run(&a);
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{stdout}\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let stdout = run_ok(&a);
     assert!(stdout.contains("Score of A vs B:"), "{stdout}");
     assert!(stdout.contains("Elo difference:"), "{stdout}");
     let games = games_of(&pgn);
@@ -103,6 +109,45 @@ fn ours_against_ours_in_chess() {
     // colours alternate
     assert_eq!(games[0].tag("White"), Some("A"));
     assert_eq!(games[1].tag("White"), Some("B"));
+}
+
+/// Chess960: start positions by number, each played with both colours, castling written
+/// as SAN by the rook's side and read back; the engines are set up with UCI_Chess960.
+#[test]
+fn ours_against_ours_in_chess960() {
+    let pgn = tmp("chess960.pgn");
+    let mut a = ours("A");
+    a.extend(ours("B"));
+    a.extend(words(
+        "-variant fischerandom -each nodes=1500 -games 2 -rounds 3 -repeat -maxmoves 60 \
+         -openings chess960=0,959,341 -pgnout",
+    ));
+    a.push(pgn.to_string_lossy().into());
+    run_ok(&a);
+    let games = games_of(&pgn);
+    assert_eq!(games.len(), 6);
+    let starts: Vec<&str> = games.iter().map(|g| g.tag("FEN").expect("FEN")).collect();
+    assert!(starts[0].starts_with("bbqnnrkr/"), "{starts:?}");
+    assert!(starts[2].starts_with("rkrnnqbb/"), "{starts:?}");
+    for (i, g) in games.iter().enumerate() {
+        assert_eq!(g.tag("Variant"), Some("fischerandom"));
+        assert_eq!(g.tag("SetUp"), Some("1"));
+        // each position twice, colours reversed
+        assert_eq!(starts[i], starts[i / 2 * 2]);
+        assert_eq!(g.tag("White"), Some(if i % 2 == 0 { "A" } else { "B" }));
+        let term = g.tag("Termination").expect("Termination tag");
+        assert!(term == "normal" || term == "adjudication", "{term}");
+        replay(g, "fischerandom");
+    }
+    // a bad start number is refused before any game
+    let mut bad = ours("A");
+    bad.extend(ours("B"));
+    bad.extend(words(
+        "-variant fischerandom -each nodes=100 -openings chess960=960",
+    ));
+    let out = run(&bad);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("0 to 959"));
 }
 
 #[test]

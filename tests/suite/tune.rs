@@ -776,3 +776,88 @@ fn xboard_sets_the_eval_file() {
         "{text}"
     );
 }
+
+/// `datagen --chess960`: games of fischerandom from random Chess960 arrays, the same for both
+/// sides (single) or each side its own (double); refused outside a Chess960 variant.
+#[test]
+fn datagen_starts_from_chess960_arrays() {
+    let dir = scratch("chess960");
+    let first_fen = |mode: &str| {
+        let out = dir.join(format!("{mode}.txt"));
+        let o = out.to_str().expect("utf-8");
+        let r = chimera(&[
+            "datagen",
+            "--variant",
+            "fischerandom",
+            "--chess960",
+            mode,
+            "--games",
+            "1",
+            "--nodes",
+            "200",
+            "--random-plies",
+            "0",
+            "--seed",
+            "3",
+            "--format",
+            "text",
+            "--out",
+            o,
+        ]);
+        assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+        let text = std::fs::read_to_string(&out).expect("written");
+        text.lines()
+            .next()
+            .expect("a position")
+            .split('|')
+            .next()
+            .unwrap()
+            .trim()
+            .to_string()
+    };
+    let ranks = |fen: &str| {
+        let rows: Vec<&str> = fen.split(' ').next().expect("board").split('/').collect();
+        (rows[0].to_string(), rows[7].to_string())
+    };
+    let (black, white) = ranks(&first_fen("single"));
+    assert_eq!(
+        black.to_ascii_uppercase(),
+        white,
+        "one array for both sides"
+    );
+    assert_ne!(
+        white, "RNBQKBNR",
+        "a Chess960 array (seed 3 does not draw 518)"
+    );
+    let (black, white) = ranks(&first_fen("double"));
+    assert_ne!(black.to_ascii_uppercase(), white, "each side its own array");
+    fails_with(
+        &[
+            "datagen",
+            "--variant",
+            "chess",
+            "--chess960",
+            "single",
+            "--games",
+            "1",
+            "--out",
+            dir.join("x.bin").to_str().expect("utf-8"),
+        ],
+        "need a Chess960 variant",
+    );
+    fails_with(
+        &[
+            "datagen",
+            "--variant",
+            "fischerandom",
+            "--chess960",
+            "triple",
+            "--games",
+            "1",
+            "--out",
+            dir.join("y.bin").to_str().expect("utf-8"),
+        ],
+        "single or double",
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -111,7 +111,7 @@ impl Network {
     /// Whether this net fits `rules`: the same board and the same man types (matched by letter),
     /// made for that variant. The error says what differs.
     pub fn check_fits(&self, rules: &Variant) -> Result<(), NetError> {
-        if self.variant != rules.name {
+        if self.variant != rules.name && rules.nnue_variant.as_ref() != Some(&self.variant) {
             return Err(NetError::Mismatch(format!(
                 "the net is for '{}', the variant is '{}'",
                 self.variant, rules.name
