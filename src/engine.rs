@@ -25,6 +25,7 @@ pub use view::{BoardView, HeldView, LiveGame, ManView};
 // (tests/suite/layers.rs), so what they may name is re-exported here.
 pub use crate::geometry::Color;
 pub use crate::movegen::{move_to_string, parse_move, MoveError};
+pub use crate::position::chess960::start_fen as chess960_start_fen;
 pub use crate::position::Position;
 pub use crate::rules::outcome::{Outcome, Verdict};
 pub use crate::search::{

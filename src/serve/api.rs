@@ -258,6 +258,8 @@ async fn list_games(State(app): State<Arc<App>>) -> ApiResult {
 struct NewGame {
     variant: Option<String>,
     fen: Option<String>,
+    /// A Chess960 start by number (fischerandom; random when absent).
+    chess960: Option<u32>,
 }
 
 async fn new_game(State(app): State<Arc<App>>, body: Bytes) -> Result<Response, ApiError> {
@@ -278,7 +280,7 @@ async fn new_game(State(app): State<Arc<App>>, body: Bytes) -> Result<Response, 
     let fen_owned = fen.map(str::to_string);
     // an engine allocates and clears its table: not on the async workers
     let game = tokio::task::spawn_blocking(move || {
-        Game::new(&config, &variant_name, fen_owned.as_deref())
+        Game::new(&config, &variant_name, fen_owned.as_deref(), req.chess960)
     })
     .await
     .map_err(|e| ApiError::internal(format!("game set-up failed: {e}")))??;

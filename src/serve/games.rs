@@ -79,14 +79,32 @@ pub fn set_up(
 }
 
 impl Game {
-    /// A new game of `variant` from `fen` (or its start).
-    pub fn new(config: &ServeConfig, variant: &str, fen: Option<&str>) -> Result<Game, Refusal> {
+    /// A new game of `variant` from `fen` (or its start). A Chess960 variant without a FEN
+    /// starts from array `chess960` (Scharnagl's number), or a random one.
+    pub fn new(
+        config: &ServeConfig,
+        variant: &str,
+        fen: Option<&str>,
+        chess960: Option<u32>,
+    ) -> Result<Game, Refusal> {
         let mut engine = new_engine(config)?;
         set_up(&mut engine, variant, fen, &[])?;
+        let mut start_fen = fen.map(str::to_string);
+        if fen.is_none() && engine.rules().chess960 {
+            let n = chess960.unwrap_or_else(random_start);
+            let f = crate::engine::chess960_start_fen(n, n)
+                .ok_or_else(|| Refusal::Bad(format!("chess960 {n}: a start number is 0 to 959")))?;
+            set_up(&mut engine, variant, Some(&f), &[])?;
+            start_fen = Some(f);
+        } else if chess960.is_some() {
+            return Err(Refusal::Bad(format!(
+                "chess960 asks for a Chess960 variant (fischerandom) without a FEN, not {variant}"
+            )));
+        }
         let (events, _) = broadcast::channel(256);
         Ok(Game {
             variant: variant.to_string(),
-            start_fen: fen.map(str::to_string),
+            start_fen,
             history: Vec::new(),
             engine,
             events,
@@ -278,4 +296,12 @@ impl Game {
             .events
             .send(events::position_changed(self.history.len()));
     }
+}
+
+/// A Chess960 start number from the clock (the board's "new game" deals a fresh array).
+fn random_start() -> u32 {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.subsec_nanos() as u64 ^ d.as_secs());
+    (nanos.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32) as u32 % 960
 }

@@ -298,6 +298,43 @@ fn foreign_policy_has_three_players_in_turn() {
     assert_eq!(seen, vec![0, 1, 2, 0]);
 }
 
+/// Chess960 on the board: a numbered start, a random one by default, castling by the king
+/// taking its rook.
+#[test]
+fn a_chess960_game_starts_from_a_numbered_or_random_array() {
+    let s = server();
+    let (status, g) = json_of(
+        &s,
+        "POST",
+        "/api/games",
+        Some(json!({"variant": "fischerandom", "chess960": 0})),
+    );
+    assert_eq!(status, 201, "{g}");
+    assert!(g["fen"].as_str().unwrap().starts_with("bbqnnrkr/"), "{g}");
+    assert_eq!(man_on(&g, "g1").as_deref(), Some("0K"));
+    // the king takes its rook: from b1 with the a1 rook, king to c1 and rook to d1
+    let (status, g) = json_of(
+        &s,
+        "POST",
+        "/api/games",
+        Some(json!({"variant": "fischerandom", "fen": "rk5r/8/8/8/8/8/8/RK5R w HAha - 0 1"})),
+    );
+    assert_eq!(status, 201, "{g}");
+    let (status, after) = play(&s, &g["id"], "b1a1");
+    assert_eq!(status, 200, "{after}");
+    assert_eq!(man_on(&after, "c1").as_deref(), Some("0K"));
+    assert_eq!(man_on(&after, "d1").as_deref(), Some("0R"));
+    let random = new_game(&s, "fischerandom");
+    assert!(random["fen"].as_str().is_some(), "{random}");
+    let (status, e) = json_of(
+        &s,
+        "POST",
+        "/api/games",
+        Some(json!({"variant": "chess", "chess960": 3})),
+    );
+    assert_eq!(status, 400, "{e}");
+}
+
 #[test]
 fn bad_requests_get_errors_and_the_server_keeps_serving() {
     let s = server();
