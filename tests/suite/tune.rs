@@ -670,7 +670,8 @@ fn a_variants_file_names_its_net() {
     let ini = dir.join("mine.ini");
     std::fs::write(
         &ini,
-        "[mychess:chess]\nnnueFile = mine.nnue\n[child:mychess]\n[wrong:chess]\nnnueFile = other.nnue\n",
+        "[mychess:chess]\nnnueFile = mine.nnue\n[child:mychess]\n[wrong:chess]\nnnueFile = other.nnue\n\
+         [alias:chess]\nnnueFile = other.nnue\nnnueVariant = chess\n",
     )
     .expect("write");
     let ini_s = ini.to_str().expect("utf-8");
@@ -678,6 +679,7 @@ fn a_variants_file_names_its_net() {
         "uci\nsetoption name VariantPath value {ini_s}\nsetoption name UCI_Variant value mychess\n\
          setoption name EvalFile value <default>\nsetoption name UCI_Variant value child\n\
          setoption name EvalFile value <default>\nsetoption name UCI_Variant value wrong\n\
+         setoption name EvalFile value <default>\nsetoption name UCI_Variant value alias\n\
          setoption name EvalFile value <default>\nposition startpos\ngo depth 2\n"
     ));
     assert!(
@@ -692,6 +694,11 @@ fn a_variants_file_names_its_net() {
         text.contains(
             "other.nnue: made for another game: the net is for 'chess', the variant is 'wrong'"
         ),
+        "{text}"
+    );
+    // a variant may accept another variant's nets by name (fischerandom plays chess's)
+    assert!(
+        text.contains("info string alias: NNUE evaluation with") && text.contains("other.nnue"),
         "{text}"
     );
     assert!(text.contains("bestmove"), "the engine goes on: {text}");
