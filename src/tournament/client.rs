@@ -106,6 +106,9 @@ pub struct GameView<'a> {
     pub fen: Option<&'a str>,
     /// Every ply so far in canonical notation, from the start position or FEN.
     pub moves: &'a [String],
+    /// The same plies as XBoard engines read them (Chess960 castling as `O-O` / `O-O-O`);
+    /// `None`: as `moves`.
+    pub xboard_moves: Option<&'a [String]>,
     /// Clocks of White and Black.
     pub clocks: [&'a Clock; 2],
     /// Index (0 White, 1 Black) of the clock of the player asked.
@@ -604,7 +607,8 @@ impl Client {
                 if self.playing_on.take().is_some() {
                     self.send("force")?;
                 }
-                for m in &game.moves[self.known.min(game.moves.len())..] {
+                let moves = game.xboard_moves.unwrap_or(game.moves);
+                for m in &moves[self.known.min(moves.len())..] {
                     if self.xb.usermove {
                         self.send(&format!("usermove {m}"))?;
                     } else {

@@ -122,6 +122,16 @@ pub fn seat_of(color: Color) -> usize {
     color.index()
 }
 
+/// `m` as XBoard engines read it: in Chess960 castling is `O-O` or `O-O-O` (CECP's
+/// FischerRandom castling), every other move in our notation.
+fn xboard_spelling(pos: &Position, m: Move) -> String {
+    if m.kind() == MoveKind::Castling && pos.rules().chess960 {
+        let short = m.rook_from().file() > m.from().file();
+        return if short { "O-O" } else { "O-O-O" }.into();
+    }
+    move_to_string(pos, m).to_string()
+}
+
 /// An XBoard engine may write castling as `O-O`; translate it to the king's move.
 fn castling_spelling(pos: &mut Position, text: &str) -> Option<Move> {
     let long = match text.trim_end_matches(['+', '#']) {
@@ -216,10 +226,12 @@ fn referee(
 ) -> Option<Ended> {
     let mut pos = setup.start.clone();
     let mut texts: Vec<String> = Vec::new();
+    let mut xboard_texts: Vec<String> = Vec::new();
     for t in setup.opening {
         // the opening was validated when loaded
         let m = parse_move(&mut pos, t).ok()?;
         texts.push(move_to_string(&pos, m).to_string());
+        xboard_texts.push(xboard_spelling(&pos, m));
         pos.make(m);
         moves.push(m);
     }
@@ -229,6 +241,7 @@ fn referee(
             variant,
             fen: setup.fen,
             moves: &[],
+            xboard_moves: None,
             clocks: [&clocks[0], &clocks[1]],
             own: seat,
         };
@@ -261,6 +274,7 @@ fn referee(
             variant,
             fen: setup.fen,
             moves: &texts,
+            xboard_moves: Some(&xboard_texts),
             clocks: [&clocks[0], &clocks[1]],
             own: seat,
         };
@@ -289,6 +303,7 @@ fn referee(
             },
         };
         texts.push(move_to_string(&pos, mv).to_string());
+        xboard_texts.push(xboard_spelling(&pos, mv));
         pos.make(mv);
         moves.push(mv);
         if let Some(report) = setup.on_move {

@@ -156,6 +156,7 @@ fn view<'a>(setup: &FpSetup<'a>, moves: &'a [String], clock: &'a Clock) -> GameV
         variant: NAME,
         fen: setup.fen,
         moves,
+        xboard_moves: None,
         clocks: [clock, clock],
         own: 0,
     }

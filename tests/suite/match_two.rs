@@ -223,6 +223,45 @@ fn uci_against_xboard() {
     }
 }
 
+/// Chess960 between a UCI and an XBoard engine: the XBoard engine is told castling as `O-O-O`
+/// (CECP's FischerRandom castling), the UCI one as king-takes-rook.
+#[test]
+fn uci_against_xboard_in_chess960() {
+    let pgn = tmp("xboard960.pgn");
+    let book = tmp("castle960.pgn");
+    std::fs::write(
+        &book,
+        "[Variant \"fischerandom\"]\n[FEN \"rk5r/pppppppp/8/8/8/8/PPPPPPPP/RK5R w KQkq - 0 1\"]\n\
+         [SetUp \"1\"]\n\n1. O-O-O O-O-O *\n",
+    )
+    .expect("write the opening");
+    let mut a = ours("uci");
+    a.extend(words("depth=2 -engine"));
+    a.push(format!("cmd={BIN}"));
+    a.extend(words(
+        "name=xb proto=xboard depth=2 -variant fischerandom -games 2 -maxmoves 20 -debug -openings",
+    ));
+    a.push(format!("file={}", book.to_string_lossy()));
+    a.push("-pgnout".into());
+    a.push(pgn.to_string_lossy().into());
+    let out = run(&a);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(
+        err.contains("usermove O-O-O"),
+        "the XBoard engine reads O-O-O"
+    );
+    assert!(
+        err.contains("moves b1a1 b8a8"),
+        "the UCI engine reads king-takes-rook"
+    );
+    for g in &games_of(&pgn) {
+        replay(g, "fischerandom");
+        let term = g.tag("Termination").expect("tag");
+        assert!(term == "normal" || term == "adjudication", "{term}");
+    }
+}
+
 /// A misbehaving engine loses every game with the given termination; the match finishes.
 fn misbehaves(mode: &str, termination: &str, extra: &str) -> String {
     let pgn = tmp(&format!("fake-{mode}.pgn"));
