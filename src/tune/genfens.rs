@@ -7,7 +7,9 @@
 //! goes on and a short search finds it no more than
 //! [`super::openings::MAX_IMBALANCE`] centipawns from level ([`super::openings`]).
 //! The same N, seed, book and extra give the same openings. `extra` may hold `variant NAME`
-//! (default chess), `plies P` (random plies, default 8) and `nodes K` (the search, default
+//! (default chess; `fischerandom` without a book draws random Chess960 arrays, and
+//! `chess960 single|double` asks for it with one array or one a side), `plies P` (random
+//! plies, default 8) and `nodes K` (the search, default
 //! 1000; 0 keeps every opening that goes on). OpenBench splits a FEN into its fields and takes
 //! the last two as the clocks, so the line carries the six fields GUIs know
 //! ([`crate::variant::Rules::gui_start_fen`]).
@@ -34,12 +36,15 @@ pub struct Request {
     pub plies: usize,
     /// Nodes of the balance check (0: none).
     pub nodes: u64,
+    /// In a Chess960 variant without a book: double Chess960 (each side its own array).
+    pub double960: bool,
 }
 
 /// Parses `genfens N seed S book <None|FILE> [extra]`.
 pub fn parse(line: &str) -> Result<Request, String> {
     let words: Vec<&str> = line.split_whitespace().collect();
-    let usage = "usage: genfens N seed S book <None|FILE> [variant V] [plies P] [nodes K]";
+    let usage = "usage: genfens N seed S book <None|FILE> [variant V] [plies P] [nodes K] \
+                 [chess960 single|double]";
     let (count, seed, book, extra) = match words[..] {
         ["genfens", n, "seed", s, "book", b, ref extra @ ..] => (n, s, b, extra),
         _ => return Err(usage.into()),
@@ -59,6 +64,7 @@ pub fn parse(line: &str) -> Result<Request, String> {
         variant: "chess".into(),
         plies: 8,
         nodes: 1000,
+        double960: false,
     };
     let mut it = extra.iter();
     while let Some(&key) = it.next() {
@@ -76,6 +82,18 @@ pub fn parse(line: &str) -> Result<Request, String> {
             "variant" => r.variant = value.to_string(),
             "plies" => r.plies = number(200)? as usize,
             "nodes" => r.nodes = number(100_000_000)?,
+            "chess960" => {
+                r.double960 = match *value {
+                    "single" => false,
+                    "double" => true,
+                    _ => {
+                        return Err(format!(
+                            "genfens: chess960 takes single or double, not '{value}'"
+                        ))
+                    }
+                };
+                r.variant = "fischerandom".into();
+            }
             _ => return Err(format!("genfens: unknown option '{key}'; {usage}")),
         }
     }
@@ -97,8 +115,14 @@ pub fn generate(
     rules: &'static Variant,
     mut emit: impl FnMut(&str),
 ) -> Result<(), String> {
-    let source = OpeningSource::new(rules, req.book.as_deref(), req.plies, req.nodes)
+    let mut source = OpeningSource::new(rules, req.book.as_deref(), req.plies, req.nodes)
         .map_err(|e| format!("genfens: {e}"))?;
+    // a Chess960 variant without a book starts from random arrays, as OpenBench's FRC tests do
+    if rules.chess960 && req.book.is_none() {
+        source = source
+            .with_chess960(rules, req.double960)
+            .map_err(|e| format!("genfens: {e}"))?;
+    }
     let mut rng = Rng(req.seed ^ 0x6E6F_7065_6E73);
     let (tt, histories, eval) = (
         TranspositionTable::new(2),
@@ -169,5 +193,39 @@ mod tests {
         unique.sort();
         unique.dedup();
         assert!(unique.len() >= 5, "{a:?}");
+    }
+
+    /// Chess960: `chess960 single|double` (or `variant fischerandom`) starts from random
+    /// arrays; with no random plies the openings are the arrays themselves.
+    #[test]
+    fn chess960_openings_are_random_arrays() {
+        crate::geometry::attacks::init();
+        let set = builtin_variants();
+        let frc = set.get("fischerandom").expect("fischerandom");
+        let ranks = |fen: &str| {
+            let rows: Vec<String> = fen.split('/').map(str::to_string).collect();
+            (
+                rows[0].to_ascii_uppercase(),
+                rows[7].split(' ').next().unwrap().to_string(),
+            )
+        };
+        for (mode, double) in [("single", false), ("double", true)] {
+            let line = format!("genfens 8 seed 3 book None chess960 {mode} plies 0 nodes 0");
+            let req = parse(&line).expect("parses");
+            assert_eq!(
+                (req.variant.as_str(), req.double960),
+                ("fischerandom", double)
+            );
+            let mut fens = Vec::new();
+            generate(&req, frc, |f| fens.push(f.to_string())).expect("generates");
+            let arrays: Vec<(String, String)> = fens.iter().map(|f| ranks(f)).collect();
+            assert!(
+                arrays.iter().all(|(b, w)| (b == w) != double),
+                "{mode}: {fens:?}"
+            );
+            assert!(arrays.iter().any(|(_, w)| w != "RNBQKBNR"), "{fens:?}");
+        }
+        let e = parse("genfens 1 seed 1 book None chess960 triple").unwrap_err();
+        assert!(e.contains("single or double"), "{e}");
     }
 }
