@@ -18,6 +18,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 
+pub mod pgn;
 mod view;
 pub use view::{BoardView, HeldView, LiveGame, ManView};
 

@@ -12,7 +12,7 @@ pub mod client;
 pub mod config;
 pub mod observer;
 pub mod openings;
-pub mod pgn;
+
 pub mod process;
 pub mod referee;
 pub mod referee3;

@@ -6,7 +6,7 @@
 //! start with `#` are skipped. A position equal to the variant's start position is kept as
 //! "no FEN", so XBoard engines without `setboard` (fairymax) can still play it.
 
-use super::pgn::{parse_pgn_move, read_games};
+use crate::engine::pgn::{parse_pgn_move, read_games};
 use crate::movegen::move_to_string;
 use crate::position::Position;
 use crate::position::Variant;

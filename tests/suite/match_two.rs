@@ -2,9 +2,9 @@
 //! scripted engines that misbehave (tests/match/fake_engine.py), resuming, Ctrl-C, and bad
 //! command lines. Games are short (node or depth limits, few moves) so the file runs in seconds.
 
+use chimera::engine::pgn::{read_games, ReadGame};
 use chimera::position::Position;
 use chimera::rules::builtin_variants;
-use chimera::tournament::pgn::{read_games, ReadGame};
 use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
@@ -75,7 +75,7 @@ fn replay(g: &ReadGame, variant: &str) -> Position {
         None => Position::startpos(rules),
     };
     for t in &g.moves {
-        let m = chimera::tournament::pgn::parse_pgn_move(&mut pos, t)
+        let m = chimera::engine::pgn::parse_pgn_move(&mut pos, t)
             .unwrap_or_else(|| panic!("move {t} is legal after {}", pos.fen()));
         pos.make(m);
     }
@@ -606,7 +606,7 @@ fn turns_of_several_plies_ask_the_chooser() {
             }
             previous = Some(who.clone());
             expected.push(who);
-            let m = chimera::tournament::pgn::parse_pgn_move(&mut pos, t).expect("legal");
+            let m = chimera::engine::pgn::parse_pgn_move(&mut pos, t).expect("legal");
             pos.make(m);
         }
     }
