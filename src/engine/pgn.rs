@@ -111,6 +111,80 @@ pub fn parse_pgn_move(pos: &mut Position, token: &str) -> Option<Move> {
     })
 }
 
+/// The PGN of a game of `rules` from `start_fen` (or the variant's start) through `moves`
+/// (any spelling the engine reads), with `tags` after the variant's own (`Variant`, and `FEN`
+/// and `SetUp` where the start is not the variant's), ending in `result` and `reason`.
+pub fn game_text(
+    rules: &'static crate::position::Variant,
+    start_fen: Option<&str>,
+    moves: &[String],
+    tags: Vec<(&'static str, String)>,
+    result: &str,
+    reason: &str,
+) -> Result<String, String> {
+    let start = match start_fen {
+        Some(f) => Position::from_fen(rules, f).map_err(|e| format!("bad FEN '{f}': {e}"))?,
+        None => Position::startpos(rules),
+    };
+    let mut pos = start.clone();
+    let mut played = Vec::with_capacity(moves.len());
+    for (i, t) in moves.iter().enumerate() {
+        let m = parse_move(&mut pos, t).map_err(|e| format!("move {}: {e}", i + 1))?;
+        played.push(m);
+        pos.make(m);
+    }
+    let mut tags = tags;
+    tags.push(("Result", result.to_string()));
+    tags.push(("Variant", rules.name.clone()));
+    if start.fen() != Position::startpos(rules).fen() {
+        tags.push(("FEN", start.fen()));
+        tags.push(("SetUp", "1".into()));
+    }
+    Ok(render(&PgnGame {
+        tags,
+        start: &start,
+        moves: &played,
+        result,
+        comment: reason,
+    }))
+}
+
+/// A game read from PGN text for `rules`: its start FEN (from the `FEN` tag) and its moves in
+/// canonical spelling. The first game of the text is read; a move that is not legal is refused
+/// with its number and the position it was tried in.
+pub fn read_game(
+    rules: &'static crate::position::Variant,
+    text: &str,
+) -> Result<(Option<String>, Vec<String>), String> {
+    let games = read_games(text);
+    let g = games.first().ok_or("no game in the PGN text")?;
+    let fen = g.tag("FEN").map(str::to_string);
+    let mut pos = match &fen {
+        Some(f) => Position::from_fen(rules, f).map_err(|e| format!("the FEN tag '{f}': {e}"))?,
+        None => Position::startpos(rules),
+    };
+    let mut moves = Vec::with_capacity(g.moves.len());
+    for (i, token) in g.moves.iter().enumerate() {
+        let number = pos.fullmove_number();
+        let dots = if pos.side_to_move() == Color::White {
+            "."
+        } else {
+            "..."
+        };
+        let m = parse_pgn_move(&mut pos, token).ok_or_else(|| {
+            format!(
+                "move {number}{dots} {token} (ply {}) is not legal in {} after {}",
+                i + 1,
+                rules.name,
+                pos.fen()
+            )
+        })?;
+        moves.push(move_to_string(&pos, m).to_string());
+        pos.make(m);
+    }
+    Ok((fen, moves))
+}
+
 /// One finished game, ready to write.
 pub struct PgnGame<'a> {
     /// Tag pairs in order (the seven-tag roster first).

@@ -166,6 +166,7 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/games", get(list_games).post(new_game))
         .route("/api/games/{id}", get(show_game).delete(close_game))
         .route("/api/games/{id}/move", post(play_move))
+        .route("/api/games/{id}/pgn", get(game_pgn))
         .route("/api/games/{id}/undo", post(undo))
         .route("/api/games/{id}/position", post(set_position))
         .route("/api/games/{id}/engine", post(engine_move))
@@ -260,11 +261,27 @@ struct NewGame {
     fen: Option<String>,
     /// A Chess960 start by number (fischerandom; random when absent).
     chess960: Option<u32>,
+    /// A game in PGN to load (its `Variant` tag names the variant unless `variant` does).
+    pgn: Option<String>,
+}
+
+/// Our variant for a PGN `Variant` tag (the usual names of chess and Chess960 included).
+fn variant_of_tag(tag: &str) -> String {
+    match tag.to_ascii_lowercase().as_str() {
+        "standard" | "normal" | "chess" => "chess".into(),
+        "chess960" | "chess 960" | "fischerandom" | "fischer random" => "fischerandom".into(),
+        other => other.to_string(),
+    }
 }
 
 async fn new_game(State(app): State<Arc<App>>, body: Bytes) -> Result<Response, ApiError> {
     let req: NewGame = parse_body(&body)?;
-    let variant = req.variant.unwrap_or_else(|| "chess".into());
+    let tagged = req.pgn.as_deref().and_then(|text| {
+        crate::engine::pgn::read_games(text)
+            .first()
+            .and_then(|g| g.tag("Variant").map(variant_of_tag))
+    });
+    let variant = req.variant.or(tagged).unwrap_or_else(|| "chess".into());
     if lock(&app.games)?.len() >= app.config.max_games {
         return Err(ApiError {
             status: StatusCode::SERVICE_UNAVAILABLE,
@@ -279,8 +296,10 @@ async fn new_game(State(app): State<Arc<App>>, body: Bytes) -> Result<Response, 
     let variant_name = variant.clone();
     let fen_owned = fen.map(str::to_string);
     // an engine allocates and clears its table: not on the async workers
-    let game = tokio::task::spawn_blocking(move || {
-        Game::new(&config, &variant_name, fen_owned.as_deref(), req.chess960)
+    let pgn = req.pgn;
+    let game = tokio::task::spawn_blocking(move || match pgn {
+        Some(text) => Game::from_pgn(&config, &variant_name, &text),
+        None => Game::new(&config, &variant_name, fen_owned.as_deref(), req.chess960),
     })
     .await
     .map_err(|e| ApiError::internal(format!("game set-up failed: {e}")))??;
@@ -288,6 +307,22 @@ async fn new_game(State(app): State<Arc<App>>, body: Bytes) -> Result<Response, 
     let state = game_json(&app, id, &game, None)?;
     lock(&app.games)?.insert(id, Arc::new(Mutex::new(game)));
     Ok((StatusCode::CREATED, state).into_response())
+}
+
+async fn game_pgn(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+) -> Result<Response, ApiError> {
+    let (_, game) = app.game(&id)?;
+    let text = lock(&game)?.pgn()?;
+    Ok((
+        [(
+            axum::http::header::CONTENT_TYPE,
+            "application/x-chess-pgn; charset=utf-8",
+        )],
+        text,
+    )
+        .into_response())
 }
 
 async fn show_game(

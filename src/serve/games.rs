@@ -113,6 +113,62 @@ impl Game {
         })
     }
 
+    /// A game of `variant` read from PGN text (its first game: the `FEN` tag and every
+    /// move, SAN or our notation); a bad PGN is refused with the move that failed.
+    pub fn from_pgn(config: &ServeConfig, variant: &str, pgn: &str) -> Result<Game, Refusal> {
+        let probe = new_engine(config)?;
+        let mut engine = probe;
+        set_up(&mut engine, variant, None, &[])?;
+        if engine.three().is_some() {
+            return Err(Refusal::Bad(
+                "a three-player game has no PGN (Foreign Policy)".into(),
+            ));
+        }
+        let (fen, moves) =
+            crate::engine::pgn::read_game(engine.rules(), pgn).map_err(Refusal::Bad)?;
+        set_up(&mut engine, variant, fen.as_deref(), &moves)?;
+        let (events, _) = broadcast::channel(256);
+        Ok(Game {
+            variant: variant.to_string(),
+            start_fen: fen,
+            history: moves,
+            engine,
+            events,
+            analysing: false,
+            thinking: false,
+        })
+    }
+
+    /// The game as PGN: the board's tags, the moves (SAN in chess), the result and why.
+    pub fn pgn(&self) -> Result<String, Refusal> {
+        if self.engine.three().is_some() {
+            return Err(Refusal::Bad(
+                "a three-player game has no PGN (Foreign Policy)".into(),
+            ));
+        }
+        let (result, reason) = self
+            .engine
+            .result()
+            .unwrap_or_else(|| ("*".to_string(), String::new()));
+        let tags = vec![
+            ("Event", "Chimera web board".to_string()),
+            ("Site", "?".to_string()),
+            ("Date", crate::engine::pgn::today()),
+            ("Round", "-".to_string()),
+            ("White", "?".to_string()),
+            ("Black", "?".to_string()),
+        ];
+        crate::engine::pgn::game_text(
+            self.engine.rules(),
+            self.start_fen.as_deref(),
+            &self.history,
+            tags,
+            &result,
+            &reason,
+        )
+        .map_err(Refusal::Bad)
+    }
+
     /// Plays a move the page sent, after checking it by the rules.
     pub fn play(&mut self, text: &str) -> Result<(), Refusal> {
         self.not_thinking()?;

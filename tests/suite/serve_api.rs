@@ -335,6 +335,71 @@ fn a_chess960_game_starts_from_a_numbered_or_random_array() {
     assert_eq!(status, 400, "{e}");
 }
 
+/// A game saved as PGN (SAN in chess, our notation elsewhere, FEN and SetUp for a set-up
+/// start) loads back as the same game; a bad PGN is refused with the move that failed.
+#[test]
+fn games_are_saved_and_loaded_as_pgn() {
+    let s = server();
+    let g = new_game(&s, "chess");
+    let id = &g["id"];
+    for mv in ["e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "g8f6", "e1g1"] {
+        assert_eq!(play(&s, id, mv).0, 200, "{mv}");
+    }
+    let (status, pgn) = request(&s, "GET", &format!("/api/games/{id}/pgn"), None);
+    assert_eq!(status, 200, "{pgn}");
+    assert!(pgn.contains("[Variant \"chess\"]"), "{pgn}");
+    assert!(pgn.contains("[Result \"*\"]"), "{pgn}");
+    assert!(
+        pgn.contains("1. e4 e5 2. Nf3 Nc6 3. Bc4 Nf6 4. O-O *"),
+        "{pgn}"
+    );
+    let (status, back) = json_of(&s, "POST", "/api/games", Some(json!({ "pgn": pgn })));
+    assert_eq!(status, 201, "{back}");
+    assert_eq!(
+        back["history"],
+        json!(["e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "g8f6", "e1g1"])
+    );
+    // a variant from a set-up position, in our notation, named by its Variant tag
+    let fen = "4k3/8/8/8/8/8/3P1P2/3QK3[N] w - - 0 1";
+    let (status, e) = json_of(
+        &s,
+        "POST",
+        "/api/games",
+        Some(json!({"variant": "emissary", "fen": fen})),
+    );
+    assert_eq!(status, 201, "{e}");
+    assert_eq!(play(&s, &e["id"], "d1a4,N@d1").0, 200);
+    let (_, pgn) = request(&s, "GET", &format!("/api/games/{}/pgn", e["id"]), None);
+    assert!(
+        pgn.contains("[FEN \"4k3/8/8/8/8/8/3P1P2/3QK3[N] w - - 0 1\"]"),
+        "{pgn}"
+    );
+    assert!(
+        pgn.contains("[SetUp \"1\"]") && pgn.contains("1. d1a4,N@d1"),
+        "{pgn}"
+    );
+    let (status, back) = json_of(&s, "POST", "/api/games", Some(json!({ "pgn": pgn })));
+    assert_eq!(status, 201, "{back}");
+    assert_eq!(back["variant"], "emissary");
+    assert_eq!(back["history"], json!(["d1a4,N@d1"]));
+    // refusals name what failed, and no game is made
+    for (bad, says) in [
+        ("1. e4 e5 2. Nf9 *", "move 2. Nf9"),
+        ("[Variant \"nosuch\"]\n\n1. e4 *", "nosuch"),
+        ("[FEN \"8/8 w\"]\n\n1. e4 *", "FEN"),
+        ("1. e4 e5 2. Ke3 *", "move 2. Ke3"),
+    ] {
+        let (status, err) = json_of(&s, "POST", "/api/games", Some(json!({ "pgn": bad })));
+        assert_eq!(status, 400, "{bad}: {err}");
+        assert!(
+            err["error"].as_str().unwrap().contains(says),
+            "{bad}: {err}"
+        );
+    }
+    let (status, _) = request(&s, "GET", "/api/games/999/pgn", None);
+    assert_eq!(status, 404);
+}
+
 #[test]
 fn bad_requests_get_errors_and_the_server_keeps_serving() {
     let s = server();
