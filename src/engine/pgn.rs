@@ -149,6 +149,28 @@ pub fn game_text(
     }))
 }
 
+/// How a move list is shown to people: each ply's text (SAN where the variant is orthodox
+/// chess, with check and mate marks; our notation elsewhere), the number of the first move and
+/// whether Black plays it.
+pub fn display_moves(
+    rules: &'static crate::position::Variant,
+    start_fen: Option<&str>,
+    moves: &[String],
+) -> Result<(Vec<String>, u32, bool), String> {
+    let mut pos = match start_fen {
+        Some(f) => Position::from_fen(rules, f).map_err(|e| format!("bad FEN '{f}': {e}"))?,
+        None => Position::startpos(rules),
+    };
+    let first = (pos.fullmove_number(), pos.side_to_move() == Color::Black);
+    let mut out = Vec::with_capacity(moves.len());
+    for (i, t) in moves.iter().enumerate() {
+        let m = parse_move(&mut pos, t).map_err(|e| format!("move {}: {e}", i + 1))?;
+        out.push(pgn_move(&mut pos, m));
+        pos.make(m);
+    }
+    Ok((out, first.0, first.1))
+}
+
 /// A game read from PGN text for `rules`: its start FEN (from the `FEN` tag) and its moves in
 /// canonical spelling. The first game of the text is read; a move that is not legal is refused
 /// with its number and the position it was tried in.

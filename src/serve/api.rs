@@ -231,6 +231,15 @@ fn game_json(app: &App, id: u64, g: &Game, ply: Option<usize>) -> ApiResult {
     state["ply"] = json!(ply);
     state["plies"] = json!(total);
     state["start_fen"] = json!(g.start_fen);
+    // the move list as people read it: SAN in chess, numbered from the start's move number
+    if g.engine.three().is_none() {
+        let shown =
+            crate::engine::pgn::display_moves(g.engine.rules(), g.start_fen.as_deref(), &g.history);
+        if let Ok((texts, number, black_first)) = shown {
+            state["notation"] = json!(texts);
+            state["first_move"] = json!({"number": number, "black": black_first});
+        }
+    }
     state["analysing"] = json!(g.analysing);
     state["thinking"] = json!(g.thinking);
     Ok(Json(state))

@@ -82,7 +82,7 @@ class Board:
             return out;""")
 
     def plies(self):
-        return len(self.d.find_elements(By.CSS_SELECTOR, "#history li"))
+        return len(self.d.find_elements(By.CSS_SELECTOR, "#history .ply"))
 
     def click_square(self, sq):
         self.d.find_element(By.CSS_SELECTOR, f'#board rect[data-square="{sq}"]').click()
@@ -135,9 +135,14 @@ def chess(b):
     b.d.find_element(By.CSS_SELECTOR, 'input[data-seat="1"]').click()
     b.wait(lambda: b.plies() == 2 and not b.js("return page.engineBusy"), "the engine replies")
     times = []
+    # sound developing moves where legal (the first legal move in ASCII order shuffles a rook
+    # and lets the engine mate quickly), else the first plain move
+    preferred = ["g1f3", "b1c3", "f1e2", "d2d3", "c1e3", "h2h3", "a2a3", "g2g3", "b2b3"]
     for _ in range(6):
+        b.wait(lambda: b.js("return page.state.legal.length") > 0, "the moves are offered")
         legal = b.js("return page.state.legal")
-        move = next(mv for mv in legal if "," not in mv and len(mv) == 4)
+        move = next((mv for mv in preferred if mv in legal),
+                    next(mv for mv in legal if "," not in mv and len(mv) == 4))
         before = b.plies()
         b.play_by_clicks([move[:2], move[2:4]])
         b.wait(lambda: b.plies() == before + 2 and not b.js("return page.engineBusy"),
@@ -160,6 +165,48 @@ def chess(b):
     b.d.find_element(By.ID, "nav-last").click()
     b.wait(lambda: b.men() == now, "the current position is shown again")
     b.shot("chess")
+
+
+def pgn(b):
+    """The move list by move number in SAN; the game saved as PGN and opened from pasted PGN;
+    a bad PGN refused with the move that failed, the board untouched."""
+    b.open("chess")
+    for mv in ["e2e4", "e7e5", "g1f3", "b8c6", "f1b5"]:
+        b.play_by_clicks([mv[:2], mv[2:]])
+    rows = b.js("return [...document.querySelectorAll('#history li')].map(li => li.innerText)")
+    check(len(rows) == 3 and rows[0].split() == ["1.", "e4", "e5"] and rows[2].split() == ["3.", "Bb5"],
+          f"pgn: numbered SAN rows ({rows})")
+    b.d.find_element(By.ID, "pgn-save").click()
+    b.wait(lambda: "1. e4 e5 2. Nf3 Nc6 3. Bb5" in b.d.find_element(By.ID, "pgn-text").get_attribute("value"),
+           "the PGN is shown")
+    text = b.d.find_element(By.ID, "pgn-text").get_attribute("value")
+    check('[Variant "chess"]' in text and '[Result "*"]' in text, "pgn: tags")
+    import io
+    import chess.pgn
+    game = chess.pgn.read_game(io.StringIO(text))
+    sans = []
+    board = game.board()
+    for mv in game.mainline_moves():
+        sans.append(board.san(mv))
+        board.push(mv)
+    check(sans == ["e4", "e5", "Nf3", "Nc6", "Bb5"], f"pgn: python-chess reads the saved game ({sans})")
+    # open a pasted game: the board shows its position
+    box = b.d.find_element(By.ID, "pgn-text")
+    box.clear()
+    box.send_keys('[Event "x"]\n\n1. d4 d5 2. c4 e6 *')
+    before = b.js("return page.gameId")
+    b.d.find_element(By.ID, "pgn-load").click()
+    b.wait(lambda: b.js("return page.gameId") != before and b.plies() == 4, "the pasted game opens")
+    m = b.men()
+    check(m.get("c4") == "0P" and m.get("e6") == "1P", "pgn: the pasted game's position")
+    # a bad PGN: refused, the game stays
+    shown = b.js("return page.gameId")
+    box.clear()
+    box.send_keys("1. e4 e5 2. Nf9 *")
+    b.d.find_element(By.ID, "pgn-load").click()
+    b.wait(lambda: "Nf9" in b.d.find_element(By.ID, "message").text, "the refusal shows")
+    check(b.js("return page.gameId") == shown and b.plies() == 4, "pgn: a bad PGN changes nothing")
+    b.shot("pgn")
 
 
 def result(b):
@@ -299,12 +346,13 @@ def main():
     driver = browser()
     try:
         b = Board(driver, url)
-        for scenario in [chess, result, analysis, detente, eviction, emissary, espionage, foreign_policy,
+        for scenario in [chess, pgn, result, analysis, detente, eviction, emissary, espionage, foreign_policy,
                          watch]:
             scenario(b)
-        # the match's board went away with the match: its closed stream is not a page error
+        # the match's board went away with the match: its closed stream and its list, polled
+        # once more, are not page errors
         errors = [e for e in driver.get_log("browser")
-                  if "/api/watch/events" not in e["message"]]
+                  if "/api/watch" not in e["message"]]
         errors = [e for e in errors
                   if e["level"] == "SEVERE" and "favicon" not in e["message"]
                   and "status of 400" not in e["message"]]

@@ -152,6 +152,36 @@ async function newGame(variant, fen) {
   }
 }
 
+// Saves the game as a .pgn file (the server writes it: SAN in chess, the result and why).
+async function savePgn() {
+  if (!page.gameId) return;
+  try {
+    const r = await fetch(`/api/games/${page.gameId}/pgn`);
+    const text = await r.text();
+    if (!r.ok) throw new Error(JSON.parse(text).error || r.statusText);
+    $("pgn-text").value = text;
+    const a = document.createElement("a");
+    a.href = URL.createObjectURL(new Blob([text], { type: "application/x-chess-pgn" }));
+    a.download = `chimera-${page.state.variant}-${page.gameId}.pgn`;
+    a.click();
+    URL.revokeObjectURL(a.href);
+  } catch (e) {
+    say(e.message);
+  }
+}
+
+// Opens the pasted PGN as a new game; a bad one is refused with the move that failed and
+// the game on the board stays as it is.
+async function loadPgn() {
+  const pgn = $("pgn-text").value.trim();
+  if (!pgn) return;
+  try {
+    openGame(await api("POST", "/api/games", { pgn }));
+  } catch (e) {
+    say(e.message);
+  }
+}
+
 function openGame(state) {
   page.gameId = state.id;
   page.watching = null;
@@ -424,15 +454,36 @@ function drawPlayers(s) {
   });
 }
 
+// The move list as chess players read it: numbered moves, White's and Black's plies side by
+// side (SAN in chess, our notation elsewhere); Foreign Policy one line a round of three.
 function drawHistory(s) {
   const list = $("history");
   list.innerHTML = "";
-  s.history.forEach((m, i) => {
-    const li = document.createElement("li");
-    li.textContent = m;
-    if (i + 1 === s.ply) li.classList.add("shown");
-    li.addEventListener("click", () => goToPly(i + 1));
-    list.appendChild(li);
+  const texts = s.notation || s.history;
+  const three = !s.notation;
+  const perRow = three ? 3 : 2;
+  const first = s.first_move || { number: 1, black: false };
+  const offset = three ? 0 : (first.black ? 1 : 0);
+  let row = null;
+  texts.forEach((m, i) => {
+    const slot = (i + offset) % perRow;
+    if (row === null || slot === 0) {
+      row = document.createElement("li");
+      const num = document.createElement("span");
+      num.className = "num";
+      const n = three ? Math.floor(i / 3) + 1 : first.number + Math.floor((i + offset) / 2);
+      num.textContent = three ? `${n}.` : (i === 0 && first.black ? `${n}...` : `${n}.`);
+      row.appendChild(num);
+      for (let k = 0; k < slot; k++) row.appendChild(document.createElement("span"));
+      list.appendChild(row);
+    }
+    const ply = document.createElement("span");
+    ply.className = "ply";
+    ply.textContent = m;
+    ply.title = s.history[i];
+    if (i + 1 === s.ply) ply.classList.add("shown");
+    ply.addEventListener("click", () => goToPly(i + 1));
+    row.appendChild(ply);
   });
 }
 
@@ -522,6 +573,8 @@ async function init() {
   });
   $("fen-copy").addEventListener("click", () => navigator.clipboard && navigator.clipboard.writeText($("fen").value));
   $("fen-load").addEventListener("click", setPosition);
+  $("pgn-save").addEventListener("click", savePgn);
+  $("pgn-load").addEventListener("click", loadPgn);
   $("analyse").addEventListener("click", () => command("analysis"));
   $("stop").addEventListener("click", () => command("stop"));
   loadWatchList();
