@@ -27,6 +27,10 @@ pub use view::{BoardView, HeldView, LiveGame, ManView};
 pub use crate::geometry::Color;
 pub use crate::movegen::{move_to_string, parse_move, MoveError};
 pub use crate::position::chess960::start_fen as chess960_start_fen;
+
+/// The built-in Chess960 variant's name, which is also XBoard's; UCI GUIs reach it through
+/// `UCI_Chess960`.
+pub const CHESS960: &str = "fischerandom";
 pub use crate::position::Position;
 pub use crate::rules::outcome::{Outcome, Verdict};
 pub use crate::search::{
@@ -526,13 +530,9 @@ impl Engine {
     /// castling is `O-O` or `O-O-O` (CECP's FischerRandom castling), every other move as the
     /// engine spells it.
     pub fn xboard_move_text(&self, m: Move, text: &str) -> String {
-        if m.kind() != crate::moves::MoveKind::Castling || !self.rules.chess960 {
-            return text.to_string();
-        }
-        if m.rook_from().file() > m.from().file() {
-            "O-O".into()
-        } else {
-            "O-O-O".into()
+        match crate::movegen::castling_name(m) {
+            Some(name) if self.rules.chess960 => name.into(),
+            _ => text.to_string(),
         }
     }
 

@@ -8,7 +8,7 @@
 //! games (and `-resume` drops a torn tail if the process was killed mid-write).
 
 use crate::geometry::Color;
-use crate::movegen::{in_check, legal_moves, move_to_string, parse_move};
+use crate::movegen::{castling_name, in_check, legal_moves, move_to_string, parse_move};
 use crate::moves::{Move, MoveKind, MoveList};
 use crate::piece::PieceType;
 use crate::position::Position;
@@ -26,13 +26,8 @@ pub fn san(pos: &mut Position, mv: Move) -> String {
             (b'1' + q.rank() as u8) as char
         )
     };
-    if mv.kind() == MoveKind::Castling {
-        // by the rook's side, not the king's step: in Chess960 a king on b1 castles long to c1
-        s.push_str(if mv.rook_from().file() > from.file() {
-            "O-O"
-        } else {
-            "O-O-O"
-        });
+    if let Some(name) = castling_name(mv) {
+        s.push_str(name);
     } else {
         let capture = mv.kind() == MoveKind::EnPassant || pos.piece_at(to).is_some();
         if kind == PieceType::PAWN {
@@ -249,6 +244,14 @@ pub fn render(g: &PgnGame) -> String {
         tokens.push(format!("{{{}}}", g.comment.replace('}', ")")));
     }
     tokens.push(g.result.to_string());
+    out.push_str(&wrap(&tokens));
+    out.push_str("\n\n");
+    out
+}
+
+/// Tokens joined into lines of at most 79 characters (a long token gets its own line).
+pub fn wrap(tokens: &[String]) -> String {
+    let mut out = String::new();
     let mut line = String::new();
     for t in tokens {
         if !line.is_empty() && line.len() + 1 + t.len() > 79 {
@@ -259,10 +262,9 @@ pub fn render(g: &PgnGame) -> String {
         if !line.is_empty() {
             line.push(' ');
         }
-        line.push_str(&t);
+        line.push_str(t);
     }
     out.push_str(&line);
-    out.push_str("\n\n");
     out
 }
 

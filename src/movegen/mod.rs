@@ -12,7 +12,7 @@ pub mod notation;
 pub mod orthodox;
 pub mod see;
 
-pub use notation::{move_to_string, parse_move, MoveError, MoveText};
+pub use notation::{castling_name, move_to_string, parse_move, MoveError, MoveText};
 
 use crate::geometry::{Bitboard, Color, Square};
 use crate::moves::{Move, MoveList};

@@ -9,8 +9,8 @@
 //! or stay), that spelling would also be a plain king move, so castling is then spelled
 //! king-takes-own-rook (`e1h1`, UCI_Chess960 style), as it always is in a Chess960 variant
 //! (`chess960 = true`). King-takes-rook is accepted for every castling move, and so are `O-O`
-//! and `O-O-O` (XBoard's Chess960 castling; `0-0` too): the castling towards the rook on the
-//! king's right, or on its left, from White's side.
+//! and `O-O-O` (SAN, XBoard's Chess960 castling; `0-0` and a check mark too), named by
+//! [`castling_name`].
 
 pub use crate::moves::MoveText;
 use crate::moves::{Move, MoveKind, MoveList};
@@ -65,6 +65,20 @@ pub fn move_to_string(pos: &Position, m: Move) -> MoveText {
     t
 }
 
+/// SAN's name of a castling move, by the rook's side from White's point of view: `O-O` with
+/// the rook on the king's right, `O-O-O` on its left (in Chess960 a king on b1 castles long
+/// with a step to the right, to c1). `None` for every other move.
+pub fn castling_name(m: Move) -> Option<&'static str> {
+    if m.kind() != MoveKind::Castling {
+        return None;
+    }
+    Some(if m.rook_from().file() > m.from().file() {
+        "O-O"
+    } else {
+        "O-O-O"
+    })
+}
+
 fn well_formed(s: &str) -> bool {
     !s.is_empty()
         && s.len() <= 40
@@ -84,24 +98,22 @@ fn well_formed(s: &str) -> bool {
 /// Parses any valid spelling of a legal move of `pos`.
 pub fn parse_move(pos: &mut Position, s: &str) -> Result<Move, MoveError> {
     let s = s.trim();
-    let castling_side = match s {
-        "O-O" | "0-0" => Some(true),
-        "O-O-O" | "0-0-0" => Some(false),
+    // SAN's castling, with zeros or a check mark too
+    let castling = match s.trim_end_matches(['+', '#']) {
+        "O-O" | "0-0" => Some("O-O"),
+        "O-O-O" | "0-0-0" => Some("O-O-O"),
         _ => None,
     };
-    if castling_side.is_none() && !well_formed(s) {
+    if castling.is_none() && !well_formed(s) {
         return Err(MoveError::Syntax(s.to_string()));
     }
     let mut list = MoveList::new();
     crate::movegen::legal_moves(pos, &mut list);
-    if let Some(short) = castling_side {
-        // the rook on the king's right (from White's side) for O-O, on its left for O-O-O
+    if castling.is_some() {
         return list
             .iter()
             .copied()
-            .find(|m| {
-                m.kind() == MoveKind::Castling && (m.rook_from().file() > m.from().file()) == short
-            })
+            .find(|&m| castling_name(m) == castling)
             .ok_or_else(|| MoveError::Illegal(s.to_string()));
     }
     for &m in list.iter() {

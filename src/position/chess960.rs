@@ -54,28 +54,20 @@ pub fn back_rank(n: u32) -> Option<[char; 8]> {
 /// Shredder-FEN (the rooks' files), so any GUI reads them without ambiguity.
 pub fn start_fen(white: u32, black: u32) -> Option<String> {
     let (w, b) = (back_rank(white)?, back_rank(black)?);
-    let rights = |rank: &[char; 8], upper: bool| {
-        let king = rank.iter().position(|&c| c == 'K').expect("a king");
-        let files: Vec<char> = [
-            rank.iter().rposition(|&c| c == 'R'),
-            rank.iter().position(|&c| c == 'R'),
-        ]
-        .into_iter()
-        .flatten()
-        .filter(|&f| f != king)
-        .map(|f| (b'a' + f as u8) as char)
-        .collect();
-        files
-            .into_iter()
-            .map(|c| if upper { c.to_ascii_uppercase() } else { c })
-            .collect::<String>()
+    // the two rooks' files, the h-side one first (Shredder-FEN's order)
+    let rights = |rank: &[char; 8]| -> String {
+        (0..8u8)
+            .rev()
+            .filter(|&f| rank[f as usize] == 'R')
+            .map(|f| (b'A' + f) as char)
+            .collect()
     };
     let black_rank: String = b.iter().map(|c| c.to_ascii_lowercase()).collect();
     let white_rank: String = w.iter().collect();
     Some(format!(
         "{black_rank}/pppppppp/8/8/8/8/PPPPPPPP/{white_rank} w {}{} - 0 1",
-        rights(&w, true),
-        rights(&b, false)
+        rights(&w),
+        rights(&b).to_ascii_lowercase()
     ))
 }
 

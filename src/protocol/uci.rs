@@ -6,7 +6,7 @@
 use super::{Event, Finished, Output};
 use crate::engine::{
     parse_move, Engine, MultiPlayerSearch, ReportedScore, Reporter, ScoreBound, SearchInfo,
-    SearchLimits, EVAL_FILE_DEFAULT, MAX_HASH_MB, MAX_MULTIPV, MAX_THREADS,
+    SearchLimits, CHESS960, EVAL_FILE_DEFAULT, MAX_HASH_MB, MAX_MULTIPV, MAX_THREADS,
 };
 use std::sync::mpsc::{Receiver, Sender};
 use std::sync::Arc;
@@ -160,9 +160,6 @@ fn variant_with_960(name: &str, chess960: bool) -> &str {
         _ => name,
     }
 }
-
-/// The variant chess becomes under `UCI_Chess960`.
-const CHESS960: &str = "fischerandom";
 
 impl Session {
     fn error(&self, msg: &str) {

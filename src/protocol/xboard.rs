@@ -5,7 +5,7 @@
 use super::{Event, Finished, Output};
 use crate::engine::{
     Color, Engine, MultiPlayerSearch, Outcome, ReportedScore, Reporter, ScoreBound, SearchInfo,
-    SearchLimits, Silent,
+    SearchLimits, Silent, CHESS960,
 };
 use std::collections::VecDeque;
 use std::sync::mpsc::{Receiver, Sender};
@@ -286,7 +286,7 @@ impl Session {
         }
         let rules = self.engine.rules();
         // XBoard knows these itself (and shuffles Chess960's start, which a setup would fix)
-        if rules.name == "chess" || rules.name == "fischerandom" {
+        if rules.name == "chess" || rules.name == CHESS960 {
             return;
         }
         // XBoard's piece order: P N B R Q, 16 fairy slots, K

@@ -116,8 +116,8 @@ impl Game {
     /// A game of `variant` read from PGN text (its first game: the `FEN` tag and every
     /// move, SAN or our notation); a bad PGN is refused with the move that failed.
     pub fn from_pgn(config: &ServeConfig, variant: &str, pgn: &str) -> Result<Game, Refusal> {
-        let probe = new_engine(config)?;
-        let mut engine = probe;
+        let mut engine = new_engine(config)?;
+        // the variant first, for its rules; then the PGN's start and moves
         set_up(&mut engine, variant, None, &[])?;
         if engine.three().is_some() {
             return Err(Refusal::Bad(

@@ -12,6 +12,7 @@
 
 use super::process::{Launch, Process, Read};
 use super::timecontrol::{Clock, Limits};
+use crate::engine::CHESS960;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
@@ -149,10 +150,6 @@ pub struct Client {
 const STOP_GRACE: Duration = Duration::from_millis(1000);
 
 /// XBoard's name for a variant.
-/// Our Chess960 variant, which is also its XBoard name; UCI engines play it with
-/// `UCI_Chess960`.
-const CHESS960: &str = "fischerandom";
-
 fn xboard_variant(v: &str) -> &str {
     if v == "chess" {
         "normal"

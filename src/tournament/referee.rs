@@ -12,8 +12,8 @@ use super::client::{Answer, Client, Fault, FaultKind, GameView};
 use super::observer::OnMove;
 use super::timecontrol::Clock;
 use crate::geometry::Color;
-use crate::movegen::{legal_moves, move_to_string, parse_move};
-use crate::moves::{Move, MoveKind, MoveList};
+use crate::movegen::{castling_name, move_to_string, parse_move};
+use crate::moves::Move;
 use crate::position::Position;
 use crate::rules::outcome::{verdict, Outcome};
 use std::sync::atomic::AtomicBool;
@@ -125,25 +125,10 @@ pub fn seat_of(color: Color) -> usize {
 /// `m` as XBoard engines read it: in Chess960 castling is `O-O` or `O-O-O` (CECP's
 /// FischerRandom castling), every other move in our notation.
 fn xboard_spelling(pos: &Position, m: Move) -> String {
-    if m.kind() == MoveKind::Castling && pos.rules().chess960 {
-        let short = m.rook_from().file() > m.from().file();
-        return if short { "O-O" } else { "O-O-O" }.into();
+    match castling_name(m) {
+        Some(name) if pos.rules().chess960 => name.into(),
+        _ => move_to_string(pos, m).to_string(),
     }
-    move_to_string(pos, m).to_string()
-}
-
-/// An XBoard engine may write castling as `O-O`; translate it to the king's move.
-fn castling_spelling(pos: &mut Position, text: &str) -> Option<Move> {
-    let long = match text.trim_end_matches(['+', '#']) {
-        "O-O" | "0-0" => false,
-        "O-O-O" | "0-0-0" => true,
-        _ => return None,
-    };
-    let mut list = MoveList::new();
-    legal_moves(pos, &mut list);
-    list.iter().copied().find(|m| {
-        m.kind() == MoveKind::Castling && (m.rook_from().file() < m.from().file()) == long
-    })
 }
 
 /// How a game ended, before it is wrapped into a record.
@@ -293,14 +278,12 @@ fn referee(
         }
         let mv = match parse_move(&mut pos, &text) {
             Ok(m) => m,
-            Err(e) => match castling_spelling(&mut pos, &text) {
-                Some(m) => m,
-                None => {
-                    let shown = if text.is_empty() { "(none)" } else { &text };
-                    let why = format!("{} makes an illegal move: {shown} ({e})", who(seat));
-                    return Some(Ended::loss(seat, Termination::IllegalMove, why, true));
-                }
-            },
+            // parse_move reads an XBoard engine's O-O too
+            Err(e) => {
+                let shown = if text.is_empty() { "(none)" } else { &text };
+                let why = format!("{} makes an illegal move: {shown} ({e})", who(seat));
+                return Some(Ended::loss(seat, Termination::IllegalMove, why, true));
+            }
         };
         texts.push(move_to_string(&pos, mv).to_string());
         xboard_texts.push(xboard_spelling(&pos, mv));

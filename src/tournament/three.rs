@@ -13,7 +13,7 @@ use super::openings::{shuffle, Format, OpeningsSpec};
 use super::referee3::{self, FpRecord, FpSetup};
 use super::runner::Ending;
 use super::timecontrol::Clock;
-use crate::engine::pgn::today;
+use crate::engine::pgn::{today, wrap};
 use crate::foreignpolicy::outcome::points;
 use crate::foreignpolicy::{FpPosition, Player, Results, START_FEN};
 use crate::variant::GameValue;
@@ -255,25 +255,6 @@ fn render(
     tokens.push(result);
     out.push_str(&wrap(&tokens));
     out.push_str("\n\n");
-    out
-}
-
-/// Tokens joined into lines of at most 79 characters (a long token gets its own line).
-fn wrap(tokens: &[String]) -> String {
-    let mut out = String::new();
-    let mut line = String::new();
-    for t in tokens {
-        if !line.is_empty() && line.len() + 1 + t.len() > 79 {
-            out.push_str(&line);
-            out.push('\n');
-            line.clear();
-        }
-        if !line.is_empty() {
-            line.push(' ');
-        }
-        line.push_str(t);
-    }
-    out.push_str(&line);
     out
 }
 

@@ -507,7 +507,7 @@ fn move_syntax_errors() {
         );
     }
     // castling by its side (XBoard's Chess960 spelling) is a move, illegal where no castling is
-    for s in ["O-O", "0-0", "O-O-O"] {
+    for s in ["O-O", "0-0", "O-O-O", "O-O+"] {
         assert!(
             matches!(parse_move(&mut pos, s), Err(MoveError::Illegal(_))),
             "'{s}' is a castling that the start position does not allow"

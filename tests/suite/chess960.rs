@@ -75,7 +75,8 @@ fn xboard_castles_with_o_o() {
     engine
         .set_position(Some("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1"), &[])
         .expect("fen");
-    let short = engine.play("O-O").expect("O-O is legal");
+    // SAN's zeros and check mark read too (an XBoard engine may send them)
+    let short = engine.play("0-0+").expect("O-O is legal");
     assert_eq!(engine.xboard_move_text(short, "e1h1"), "O-O");
     let long = engine.play("O-O-O").expect("O-O-O is legal");
     assert_eq!(engine.xboard_move_text(long, "e8a8"), "O-O-O");

@@ -191,8 +191,6 @@ pub struct LoadedNet {
     pub map: InputMap,
     /// Where it came from (a file path, or the name of an embedded net), for messages.
     pub source: String,
-    /// Whether the output bucket follows the turn's phase (else there is one bucket).
-    phased: bool,
 }
 
 impl LoadedNet {
@@ -205,17 +203,16 @@ impl LoadedNet {
         net.check_fits(rules)?;
         let map = InputMap::new(&net, rules);
         Ok(LoadedNet {
-            phased: net.buckets > 1,
             net,
             map,
             source: source.to_string(),
         })
     }
 
-    /// The output bucket of `pos`.
+    /// The output bucket of `pos`: its turn's phase where the net has a bucket per phase.
     #[inline(always)]
     pub fn bucket(&self, pos: &Position) -> usize {
-        if self.phased {
+        if self.net.buckets > 1 {
             pos.turn_phase()
         } else {
             0
