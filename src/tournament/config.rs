@@ -8,6 +8,7 @@ use super::client::{EngineSpec, Proto};
 use super::openings::{Format, OpeningsSpec};
 use super::process::Launch;
 use super::referee::{Adjudication, DrawRule, ResignRule};
+use super::schedule::{self, Kind};
 use super::stats::Sprt;
 use super::timecontrol::{parse_positive_seconds, parse_tc, Limits};
 
@@ -17,8 +18,12 @@ const DEFAULT_STALL_MS: u64 = 60_000;
 /// A whole match, as the command line asked for it.
 #[derive(Clone, Debug)]
 pub struct MatchConfig {
-    /// The engines: two, or three for Foreign Policy (one per seat).
+    /// The engines: two or more (three or more for Foreign Policy).
     pub engines: Vec<EngineSpec>,
+    /// Who meets whom (`-tournament`; a match of two engines is a round robin of one pair).
+    pub tournament: Kind,
+    /// The engine whose rating is held at 0 (`-anchor NAME`; the first by default).
+    pub anchor: usize,
     /// The variant.
     pub variant: String,
     /// A user variants.ini loaded on top of the built-in variants.
@@ -57,7 +62,8 @@ pub struct MatchConfig {
 
 /// The help text of `chimera match`.
 pub const MATCH_USAGE: &str = "\
-usage: chimera match -engine KEY=VALUE... -engine KEY=VALUE... [-each KEY=VALUE...] [OPTIONS]
+usage: chimera match -engine KEY=VALUE... -engine KEY=VALUE... [-engine ...] [-each KEY=VALUE...]
+                     [OPTIONS]
 
 engine keys (for -engine, or -each for both engines):
   cmd=COMMAND          program to run (required)         arg=ARG     an argument (repeatable)
@@ -72,7 +78,11 @@ engine keys (for -engine, or -each for both engines):
 
 match options:
   -variant NAME        variant (default chess); -variants FILE loads a user variants.ini
-  -games N             games per round (default 1)   -rounds N   rounds (default 1)
+  -tournament round-robin|gauntlet|knockout   with two engines or more (default round-robin:
+                       every pair meets; gauntlet: the first engine meets each other;
+                       knockout: 2, 4, 8, ... engines, the winner of each encounter goes on)
+  -games N             games per encounter in a round (default 1)   -rounds N   rounds (default 1)
+  -anchor NAME         the engine whose Elo is 0 in a tournament's table (default the first)
   -repeat              play each opening twice, colours reversed (colours always alternate)
   -openings file=FILE [format=epd|fen|pgn] [order=sequential|random] [seed=N] [plies=N] [start=N]
   -openings chess960=N,A-B|random [order=...] [seed=N]   Chess960 start positions by number
@@ -85,17 +95,21 @@ match options:
   -resign movecount=N score=CP [twosided=true]  adjudicate a loss
   -maxmoves N          adjudicate a draw after N moves
   -sprt elo0=E0 elo1=E1 alpha=A beta=B       stop when the SPRT decides
-  -ratinginterval N    print the Elo estimate every N games
+  -ratinginterval N    print the Elo estimate (a tournament: the ratings and crosstable)
+                       every N games
   -debug               show all engine communication on stderr
   -serve PORT          show the games live on the web board at http://127.0.0.1:PORT/
                        (docs/serve.md)
 
-three seats (Foreign Policy): -variant foreignpolicy with exactly three -engine options;
-  seatings rotate over the six permutations (docs/match.md, \"Three seats\")
+three seats (Foreign Policy): -variant foreignpolicy with three -engine options or more;
+  every trio (or with -tournament gauntlet every trio with the first engine) plays -games
+  games a round, seatings rotating over the six permutations (docs/match.md, \"Three seats\")
 
 example:
   chimera match -engine cmd=target/release/chimera name=new -engine cmd=/usr/games/fairymax \\
-      proto=xboard -each tc=10+0.1 -games 2 -rounds 20 -pgnout games.pgn";
+      proto=xboard -each tc=10+0.1 -games 2 -rounds 20 -pgnout games.pgn
+  chimera match -tournament round-robin -engine cmd=a -engine cmd=b -engine cmd=c \\
+      -each tc=3+0.03 -games 2 -rounds 10 -concurrency 2 -ratinginterval 20 -pgnout rr.pgn";
 
 /// Splits `key=value`.
 fn key_value(s: &str, opt: &str) -> Result<(String, String), String> {
@@ -253,6 +267,8 @@ pub fn parse(args: &[String]) -> Result<Option<MatchConfig>, String> {
     let mut each = EngineDraft::default();
     let mut c = MatchConfig {
         engines: Vec::new(),
+        tournament: Kind::RoundRobin,
+        anchor: 0,
         variant: "chess".into(),
         variants_file: None,
         games: 1,
@@ -273,6 +289,7 @@ pub fn parse(args: &[String]) -> Result<Option<MatchConfig>, String> {
     };
     let mut seed: Option<u64> = None;
     let mut openings_seed_given = false;
+    let mut anchor: Option<String> = None;
     let mut i = 0;
     let is_option = |s: &str| {
         s.starts_with('-') && s.len() > 1 && !s[1..].starts_with(|c: char| c.is_ascii_digit())
@@ -326,6 +343,8 @@ pub fn parse(args: &[String]) -> Result<Option<MatchConfig>, String> {
                     each = merge_each(std::mem::take(&mut each), d);
                 }
             }
+            "tournament" => c.tournament = Kind::parse(one("tournament")?)?,
+            "anchor" => anchor = Some(one("anchor")?.to_string()),
             "variant" => c.variant = one("variant")?.to_string(),
             "variants" => c.variants_file = Some(one("variants")?.to_string()),
             "games" => c.games = positive_u32("-games", one("games")?)?,
@@ -399,13 +418,30 @@ pub fn parse(args: &[String]) -> Result<Option<MatchConfig>, String> {
             o.seed = s;
         }
     }
-    check_engine_count(&c.variant, drafts.len())?;
+    check_engine_count(&c.variant, c.tournament, drafts.len())?;
+    schedule::check(c.tournament, drafts.len(), c.rounds)?;
     for (i, d) in drafts.into_iter().enumerate() {
         c.engines.push(d.finish(&each, i)?);
     }
     distinct_names(&mut c.engines);
-    if c.engines.len() == 3 {
+    if let Some(name) = anchor {
+        c.anchor = c
+            .engines
+            .iter()
+            .position(|e| e.name == name)
+            .ok_or_else(|| {
+                let all: Vec<&str> = c.engines.iter().map(|e| e.name.as_str()).collect();
+                format!(
+                    "-anchor {name}: no engine has that name (the engines: {})",
+                    all.join(", ")
+                )
+            })?;
+    }
+    if c.variant == crate::foreignpolicy::NAME {
         check_three_seat_options(&c)?;
+    }
+    if c.sprt.is_some() && c.engines.len() != 2 {
+        return Err("-sprt compares two engines; a tournament of more has no SPRT".into());
     }
     if c.sprt.is_some() && c.rounds == 1 && c.games == 1 {
         return Err(
@@ -415,21 +451,29 @@ pub fn parse(args: &[String]) -> Result<Option<MatchConfig>, String> {
     Ok(Some(c))
 }
 
-/// Two engines for a two-colour variant, three (one per seat) for Foreign Policy.
-fn check_engine_count(variant: &str, n: usize) -> Result<(), String> {
-    let three_players = variant == crate::foreignpolicy::NAME;
-    match (three_players, n) {
-        (true, 3) | (false, 2) => Ok(()),
-        (true, _) => Err(format!(
-            "{variant} is a three-player game: a match needs exactly three -engine options (South, North and Peacekeeper seats rotate), found {n}"
-        )),
-        (false, 3) => Err(format!(
-            "three -engine options are only for foreignpolicy (three players); '{variant}' needs exactly two"
-        )),
-        (false, _) => Err(format!(
-            "a match needs exactly two -engine options, found {n} (see 'chimera match -help')"
-        )),
+/// At least two engines for a two-colour variant, at least three for Foreign Policy, whose
+/// events are trios (no knockout).
+fn check_engine_count(variant: &str, kind: Kind, n: usize) -> Result<(), String> {
+    if variant != crate::foreignpolicy::NAME {
+        return if n >= 2 {
+            Ok(())
+        } else {
+            Err(format!(
+                "a match needs at least two -engine options, found {n} (see 'chimera match -help')"
+            ))
+        };
     }
+    if n < 3 {
+        return Err(format!(
+            "{variant} is a three-player game: it needs at least three -engine options (South, North and Peacekeeper seats rotate), found {n}"
+        ));
+    }
+    if kind == Kind::Knockout {
+        return Err(format!(
+            "{variant} plays trios of engines: -tournament round-robin (every trio) or gauntlet (the trios with the first engine), not knockout"
+        ));
+    }
+    Ok(())
 }
 
 /// Renames engines that share a name (`a`, `a-2`, `a-3`): the results and -resume tell
@@ -442,8 +486,8 @@ fn distinct_names(engines: &mut [EngineSpec]) {
     }
 }
 
-/// The options a three-seat match cannot honour: Elo-based SPRT, score-based adjudication
-/// (a paranoid score of one player says nothing about the other two) and -resume.
+/// The options a three-seat match cannot honour: Elo-based SPRT and score-based adjudication
+/// (a paranoid score of one player says nothing about the other two).
 fn check_three_seat_options(c: &MatchConfig) -> Result<(), String> {
     let unsupported = [
         (
@@ -452,7 +496,6 @@ fn check_three_seat_options(c: &MatchConfig) -> Result<(), String> {
         ),
         (c.adjudication.draw.is_some(), "-draw"),
         (c.adjudication.resign.is_some(), "-resign"),
-        (c.resume, "-resume"),
         (
             c.openings.as_ref().is_some_and(|o| o.format == Format::Pgn),
             "-openings format=pgn (give FP-FEN lines)",
@@ -700,7 +743,7 @@ mod tests {
     }
 
     #[test]
-    fn three_engines_only_for_foreign_policy() {
+    fn tournaments_of_many_engines() {
         let c = parse(&args(
             "-variant foreignpolicy -engine cmd=x/a -engine cmd=y/a -engine cmd=z/a -each depth=2 -maxmoves 40",
         ))
@@ -708,13 +751,34 @@ mod tests {
         .expect("config");
         let names: Vec<&str> = c.engines.iter().map(|e| e.name.as_str()).collect();
         assert_eq!(names, ["a", "a-2", "a-3"]);
-        for bad in [
-            "-variant foreignpolicy -engine cmd=a -engine cmd=b -each depth=1",
+        let c = parse(&args(
+            "-tournament gauntlet -engine cmd=a -engine cmd=b -engine cmd=c -each depth=1 -anchor c",
+        ))
+        .expect("valid")
+        .expect("config");
+        assert_eq!(
+            (c.tournament, c.anchor, c.engines.len()),
+            (Kind::Gauntlet, 2, 3)
+        );
+        let c = parse(&args(
             "-engine cmd=a -engine cmd=b -engine cmd=c -each depth=1",
-            "-variant foreignpolicy -engine cmd=a -engine cmd=b -engine cmd=c -each depth=1 -resume",
-            "-variant foreignpolicy -engine cmd=a -engine cmd=b -engine cmd=c -each depth=1 -draw movenumber=1 movecount=1 score=1",
+        ))
+        .expect("valid")
+        .expect("config");
+        assert_eq!(c.tournament, Kind::RoundRobin);
+        for (bad, why) in [
+            ("-engine cmd=a -each depth=1", "at least two"),
+            ("-tournament swiss -engine cmd=a -engine cmd=b -each depth=1", "round-robin, gauntlet or knockout"),
+            ("-tournament knockout -engine cmd=a -engine cmd=b -engine cmd=c -each depth=1", "2, 4, 8"),
+            ("-tournament knockout -engine cmd=a -engine cmd=b -each depth=1 -rounds 2", "-rounds"),
+            ("-engine cmd=a -engine cmd=b -engine cmd=c -each depth=1 -anchor d", "no engine has that name"),
+            ("-engine cmd=a -engine cmd=b -engine cmd=c -each depth=1 -games 9 -sprt elo0=0 elo1=5 alpha=0.05 beta=0.05", "two engines"),
+            ("-variant foreignpolicy -engine cmd=a -engine cmd=b -each depth=1", "at least three"),
+            ("-variant foreignpolicy -tournament knockout -engine cmd=a -engine cmd=b -engine cmd=c -engine cmd=d -each depth=1", "not knockout"),
+            ("-variant foreignpolicy -engine cmd=a -engine cmd=b -engine cmd=c -each depth=1 -draw movenumber=1 movecount=1 score=1", "-draw"),
         ] {
-            assert!(parse(&args(bad)).is_err(), "{bad}");
+            let e = parse(&args(bad)).expect_err(bad);
+            assert!(e.contains(why), "{bad}: {e}");
         }
     }
 }

@@ -4,9 +4,10 @@
 //! they cannot parse; here our own rules judge every move. One file per concept:
 //! `config` (the cutechess-cli-like command line), `process` (engine processes and reads with
 //! deadlines), `client` (UCI and XBoard), `timecontrol` (limits and clocks), `openings`,
-//! `referee` (one game), `referee3` and `three` (Foreign Policy's three seats), `pgn` (SAN,
-//! writing and reading PGN), `stats` (Elo, LOS, SPRT), `observer` (games followed live, for
-//! `-serve`) and `runner` (the schedule, concurrency, output). See docs/match.md.
+//! `referee` (one game), `referee3` and `three` (Foreign Policy's three seats and trios),
+//! `stats` (Elo, LOS, SPRT of a pair), `rating` (Elo of a field, crosstable), `schedule` (who
+//! meets whom: round robin, gauntlet, knockout), `observer` (games followed live, for
+//! `-serve`) and `runner` (workers, concurrency, output). See docs/match.md.
 
 pub mod client;
 pub mod config;
@@ -14,12 +15,15 @@ pub mod observer;
 pub mod openings;
 
 pub mod process;
+pub mod rating;
 pub mod referee;
 pub mod referee3;
 pub mod runner;
+pub mod schedule;
 pub mod stats;
 pub mod three;
 pub mod timecontrol;
+pub mod workers;
 
 use observer::GameObserver;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -75,7 +79,7 @@ pub fn main(args: &[String], connect: Connect) -> i32 {
     };
     catch_ctrl_c();
     let observer = observer.as_deref();
-    let ran = if cfg.engines.len() == 3 {
+    let ran = if cfg.variant == crate::foreignpolicy::NAME {
         three::run(&cfg, &INTERRUPTED, observer)
     } else {
         runner::run(&cfg, &INTERRUPTED, observer)

@@ -1,47 +1,55 @@
-//! Running a match: the schedule of games, worker threads playing them concurrently, the
-//! PGN file, the progress lines, the statistics and the SPRT stop.
+//! Running a match or a tournament of two-seat games: worker threads taking games from the
+//! schedule (`schedule`) and playing them concurrently, the PGN file, the progress lines, the
+//! statistics, the SPRT stop (two engines) and the ratings and crosstable (more).
 //!
-//! Game `i` (from 0) has its number `i + 1` (the PGN `Round` tag), its opening
-//! (`i`, or `i / 2` with `-repeat`) and its colours (the first engine is White in even games),
-//! all fixed by `i`, so `-resume` can skip exactly the games a file already holds. Each worker
-//! keeps its own engine processes between games and starts a fresh one after any failure.
-//! Finished games are written whole, one at a time under a lock.
+//! Each game's `Round` tag names it for good (see `schedule`), so `-resume` finds exactly the
+//! games a file already holds and feeds their results to the schedule instead of playing
+//! them. Each worker keeps the engine processes of its last game, reuses those its next game
+//! needs and starts a fresh one after any failure. Finished games are written whole, one at
+//! a time under a lock.
 
 use super::client::Client;
 use super::config::MatchConfig;
 use super::observer::{reporter, GameObserver, ObservedGame};
 use super::openings::{self, Opening};
+use super::rating::Table;
 use super::referee::{self, GameRecord, GameSetup};
+use super::schedule::{Next, Schedule, Slot};
 use super::stats::{SprtState, Wdl};
 use super::timecontrol::Clock;
+use super::workers::{cut_torn_game, open_pgn, run_workers, say, Pool};
 use crate::engine::pgn::{read_games, render, today, PgnGame};
 use crate::geometry::Color;
 use crate::position::Position;
 use crate::position::Variant;
 use crate::rules::builtin_variants;
 use crate::rules::outcome::Outcome;
-use std::collections::HashSet;
+use std::collections::HashMap;
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Mutex;
+use std::sync::{Condvar, Mutex};
+use std::time::Duration;
 
-/// Prints a line to standard output, ignoring a closed pipe.
-fn say(s: &str) {
-    let mut out = std::io::stdout().lock();
-    let _ = writeln!(out, "{s}");
-    let _ = out.flush();
+/// A game an earlier run finished, from the PGN file.
+#[derive(Clone, Debug)]
+struct Finished {
+    white: String,
+    black: String,
+    white_score: f64,
 }
 
 /// What the workers share.
 struct Shared {
-    /// Next game index to consider.
-    next: usize,
-    /// Game indices already finished (by an earlier run).
-    done: HashSet<usize>,
-    /// Results from the first engine's side.
-    wdl: Wdl,
+    /// The games still to hand out.
+    schedule: Schedule,
+    /// Games an earlier run finished, by `Round` tag, not yet fed to the schedule.
+    done: HashMap<String, Finished>,
+    /// The results between every pair.
+    table: Table,
     /// Games finished in this run and before.
     finished: usize,
+    /// Games being played.
+    running: usize,
     /// The PGN file.
     pgn: Option<std::fs::File>,
     /// No more games are started (SPRT decided, or an error).
@@ -64,47 +72,52 @@ struct Plan<'a> {
     cfg: &'a MatchConfig,
     rules: &'static Variant,
     openings: Vec<Opening>,
-    total: usize,
+    /// The number of games, where the results cannot change it.
+    total: Option<usize>,
     interrupt: &'a AtomicBool,
     observer: Option<&'a dyn GameObserver>,
+    /// Signalled when a game finishes (a knockout may have new games then).
+    wake: Condvar,
 }
 
 impl Plan<'_> {
-    /// Engine index of each seat (colour) in game `i`.
-    fn seats(&self, i: usize) -> [usize; 2] {
-        if i.is_multiple_of(2) {
-            [0, 1]
-        } else {
-            [1, 0]
+    fn opening(&self, slot: &Slot) -> &Opening {
+        &self.openings[slot.opening % self.openings.len()]
+    }
+
+    fn name(&self, engine: usize) -> &str {
+        &self.cfg.engines[engine].name
+    }
+
+    fn names(&self) -> Vec<String> {
+        self.cfg.engines.iter().map(|e| e.name.clone()).collect()
+    }
+
+    /// "game 5 of 12" or, where the results decide how many, "game 1.2.3".
+    fn game_label(&self, slot: &Slot) -> String {
+        match self.total {
+            Some(t) => format!("game {} of {t}", slot.round),
+            None => format!("game {}", slot.round),
         }
     }
-
-    fn opening(&self, i: usize) -> &Opening {
-        let k = if self.cfg.repeat { i / 2 } else { i };
-        &self.openings[k % self.openings.len()]
-    }
 }
 
-/// The result of game `rec` from the first engine's side.
-fn tally(wdl: &mut Wdl, outcome: Outcome, first_is_white: bool) {
+/// White's score in a game.
+fn white_score(outcome: Outcome) -> f64 {
     match outcome {
-        Outcome::Draw => wdl.draws += 1,
-        Outcome::Win(c) if (c == Color::White) == first_is_white => wdl.wins += 1,
-        Outcome::Win(_) => wdl.losses += 1,
+        Outcome::Draw => 0.5,
+        Outcome::Win(Color::White) => 1.0,
+        Outcome::Win(_) => 0.0,
     }
 }
 
-/// Reads an existing PGN for `-resume`: the finished game numbers and their results; cuts a
-/// torn last game off the file.
-fn resume_from(
-    path: &str,
-    cfg: &MatchConfig,
-    done: &mut HashSet<usize>,
-    wdl: &mut Wdl,
-) -> Result<(), String> {
+/// Reads an existing PGN for `-resume`: the finished games by `Round` tag; cuts a torn last
+/// game off the file.
+fn resume_from(path: &str, cfg: &MatchConfig) -> Result<HashMap<String, Finished>, String> {
+    let mut done = HashMap::new();
     let text = match std::fs::read_to_string(path) {
         Ok(t) => t,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(done),
         Err(e) => return Err(format!("cannot read '{path}' to resume: {e}")),
     };
     let games = read_games(&text);
@@ -119,57 +132,42 @@ fn resume_from(
                 "'{path}': a game without White/Black tags; cannot resume"
             ));
         };
-        let names = [cfg.engines[0].name.as_str(), cfg.engines[1].name.as_str()];
-        let first_is_white = match (white, black) {
-            (w, b) if w == names[0] && b == names[1] => true,
-            (w, b) if w == names[1] && b == names[0] => false,
-            _ => {
+        for name in [white, black] {
+            if !cfg.engines.iter().any(|e| e.name == name) {
+                let all: Vec<&str> = cfg.engines.iter().map(|e| e.name.as_str()).collect();
                 return Err(format!(
-                    "'{path}' holds a game of {white} vs {black}, not of this match's engines ({} and {}); use another file",
-                    names[0], names[1]
-                ))
+                    "'{path}' holds a game of {white} vs {black}, not of this event's engines ({}); use another file",
+                    all.join(", ")
+                ));
             }
-        };
-        let n: usize = g
-            .tag("Round")
-            .and_then(|r| r.parse().ok())
-            .filter(|&n| n >= 1)
-            .ok_or_else(|| format!("'{path}': a game without a Round number; cannot resume"))?;
-        if !done.insert(n - 1) {
-            continue;
         }
-        let outcome = match result {
-            "1-0" => Outcome::Win(Color::White),
-            "0-1" => Outcome::Win(Color::Black),
-            "1/2-1/2" => Outcome::Draw,
-            _ => {
-                done.remove(&(n - 1));
-                continue;
-            }
+        let round = g
+            .tag("Round")
+            .filter(|r| !r.is_empty() && *r != "?" && *r != "-")
+            .ok_or_else(|| format!("'{path}': a game without a Round number; cannot resume"))?;
+        let white_score = match result {
+            "1-0" => 1.0,
+            "0-1" => 0.0,
+            "1/2-1/2" => 0.5,
+            _ => continue,
         };
-        tally(wdl, outcome, first_is_white);
+        done.entry(round.to_string()).or_insert(Finished {
+            white: white.to_string(),
+            black: black.to_string(),
+            white_score,
+        });
     }
-    if keep < text.len() && text[keep..].trim().is_empty() {
-        return Ok(());
-    }
-    if keep < text.len() {
-        eprintln!("chimera: '{path}': dropping an unfinished game at the end of the file");
-        let f = std::fs::OpenOptions::new()
-            .write(true)
-            .open(path)
-            .map_err(|e| format!("cannot open '{path}': {e}"))?;
-        f.set_len(keep as u64)
-            .map_err(|e| format!("cannot truncate '{path}': {e}"))?;
-    }
-    Ok(())
+    cut_torn_game(path, &text, keep)?;
+    Ok(done)
 }
 
-/// The score line and, when asked, the Elo estimate.
-fn score_lines(cfg: &MatchConfig, w: &Wdl, full: bool) -> Vec<String> {
+/// The score line of `a` against `b` and, when asked, its Elo estimate (and, in a match of
+/// two engines, the SPRT's state).
+fn score_lines(cfg: &MatchConfig, names: [&str; 2], w: &Wdl, full: bool) -> Vec<String> {
     let mut out = vec![format!(
         "Score of {} vs {}: {} - {} - {}  [{:.3}] {}",
-        cfg.engines[0].name,
-        cfg.engines[1].name,
+        names[0],
+        names[1],
         w.wins,
         w.losses,
         w.draws,
@@ -206,21 +204,54 @@ fn score_lines(cfg: &MatchConfig, w: &Wdl, full: bool) -> Vec<String> {
     out
 }
 
+/// The standings of an event of more than two engines: ratings, crosstable and, in a
+/// knockout, the encounters.
+fn standings(plan: &Plan, s: &Shared) -> Vec<String> {
+    let mut out = vec![format!(
+        "Standings of the {} after {} games:",
+        plan.cfg.tournament.name(),
+        s.table.games()
+    )];
+    out.extend(s.table.report(&plan.names(), plan.cfg.anchor));
+    if let Some(b) = s.schedule.bracket() {
+        for e in &b.encounters {
+            let [Some(x), Some(y)] = e.players else {
+                continue;
+            };
+            let (p, q) = e.points();
+            let verdict = match e.winner {
+                Some(w) => format!("{} goes on", plan.name(w)),
+                None => "playing".into(),
+            };
+            out.push(format!(
+                "Stage {} board {}: {} {p} - {q} {} ({verdict})",
+                e.stage,
+                e.board,
+                plan.name(x),
+                plan.name(y)
+            ));
+        }
+        if let Some(c) = b.champion() {
+            out.push(format!("Winner: {}", plan.name(c)));
+        }
+    }
+    out
+}
+
 /// PGN tags of a finished game.
 fn tags(
     plan: &Plan,
-    number: usize,
-    seats: [usize; 2],
+    slot: &Slot,
     rec: &GameRecord,
     fen: Option<&str>,
 ) -> Vec<(&'static str, String)> {
     let cfg = plan.cfg;
-    let (we, be) = (&cfg.engines[seats[0]], &cfg.engines[seats[1]]);
+    let (we, be) = (&cfg.engines[slot.seats[0]], &cfg.engines[slot.seats[1]]);
     let mut t = vec![
         ("Event", cfg.event.clone()),
         ("Site", cfg.site.clone()),
         ("Date", today()),
-        ("Round", number.to_string()),
+        ("Round", slot.round.clone()),
         ("White", we.name.clone()),
         ("Black", be.name.clone()),
         ("Result", rec.outcome.pgn().to_string()),
@@ -242,111 +273,217 @@ fn tags(
     t
 }
 
+/// Counts a finished game and prints its progress lines; stops the event when the SPRT
+/// decides.
+fn count(plan: &Plan, s: &mut Shared, slot: &Slot, white_score: f64) {
+    let cfg = plan.cfg;
+    let [w, b] = slot.seats;
+    s.table.add(w, b, white_score);
+    s.schedule.record(&slot.round, white_score);
+    s.finished += 1;
+    let interval = cfg.rating_interval as usize;
+    let full = interval > 0 && s.finished.is_multiple_of(interval);
+    let (x, y) = (w.min(b), w.max(b));
+    let pair_full = full && cfg.engines.len() == 2;
+    for l in score_lines(
+        cfg,
+        [plan.name(x), plan.name(y)],
+        &s.table.pair(x, y),
+        pair_full,
+    ) {
+        say(&l);
+    }
+    if full && cfg.engines.len() > 2 {
+        standings(plan, s).iter().for_each(|l| say(l));
+    }
+    if let Some(t) = cfg.sprt {
+        if t.state(&s.table.pair(0, 1)) != SprtState::Continue {
+            s.stop = true;
+        }
+    }
+}
+
+/// Takes the next game to play: games an earlier run finished are counted on the way
+/// (checked against the schedule); `None` when there is nothing more to play.
+fn take_game(plan: &Plan, shared: &Mutex<Shared>) -> Option<Slot> {
+    let mut s = shared.lock().ok()?;
+    loop {
+        if s.stop || plan.interrupt.load(Ordering::Relaxed) {
+            return None;
+        }
+        match s.schedule.take() {
+            Next::Play(slot) => {
+                let Some(f) = s.done.remove(&slot.round) else {
+                    s.running += 1;
+                    return Some(slot);
+                };
+                let (we, be) = (plan.name(slot.seats[0]), plan.name(slot.seats[1]));
+                if (f.white.as_str(), f.black.as_str()) != (we, be) {
+                    s.error.get_or_insert(format!(
+                        "the PGN file's game {} is {} vs {}, but this event's game {} is {we} vs {be}; use another file (or the event's own command line)",
+                        slot.round, f.white, f.black, slot.round
+                    ));
+                    s.stop = true;
+                    plan.wake.notify_all();
+                    return None;
+                }
+                let [w, b] = slot.seats;
+                s.table.add(w, b, f.white_score);
+                s.schedule.record(&slot.round, f.white_score);
+                plan.wake.notify_all();
+            }
+            Next::Wait if s.running > 0 => {
+                // a knockout encounter waits for the result of another
+                s = plan
+                    .wake
+                    .wait_timeout(s, Duration::from_millis(200))
+                    .ok()?
+                    .0;
+            }
+            Next::Wait | Next::Done => return None,
+        }
+    }
+}
+
+/// The clients of the engines in `seats`; on failure the error is recorded and the event
+/// stops.
+fn seat_clients(
+    plan: &Plan,
+    shared: &Mutex<Shared>,
+    pool: &mut Pool,
+    seats: [usize; 2],
+) -> Option<Vec<Client>> {
+    match pool.seat(plan.cfg, &plan.cfg.variant, &seats, plan.interrupt) {
+        Ok(ready) => Some(ready),
+        Err(err) => {
+            if let Ok(mut s) = shared.lock() {
+                if !plan.interrupt.load(Ordering::Relaxed) {
+                    s.error.get_or_insert(err);
+                }
+                s.stop = true;
+                s.running -= 1;
+            }
+            plan.wake.notify_all();
+            None
+        }
+    }
+}
+
+/// Plays the game of `slot` with the clients in `ready` (by seat); `None` if interrupted.
+fn play(plan: &Plan, slot: &Slot, ready: &mut [Client]) -> Option<GameRecord> {
+    let cfg = plan.cfg;
+    let opening = plan.opening(slot);
+    // validated when the openings were loaded
+    let start = match &opening.fen {
+        Some(f) => Position::from_fen(plan.rules, f).ok()?,
+        None => Position::startpos(plan.rules),
+    };
+    let observed = observed(plan, slot);
+    let report = plan.observer.map(|o| reporter(o, &observed));
+    if let Some(o) = plan.observer {
+        o.update(&observed);
+    }
+    let setup = GameSetup {
+        start,
+        opening: &opening.moves,
+        fen: opening.fen.as_deref(),
+        adjudication: cfg.adjudication,
+        on_move: report.as_ref().map(|r| r as &(dyn Fn(&[String]) + Sync)),
+    };
+    let mut clocks: Vec<Clock> = slot
+        .seats
+        .iter()
+        .map(|&e| Clock::new(cfg.engines[e].limits.clock))
+        .collect();
+    let margins: Vec<u64> = slot
+        .seats
+        .iter()
+        .map(|&e| cfg.engines[e].limits.margin_ms)
+        .collect();
+    referee::play(
+        &setup,
+        ready,
+        &mut clocks,
+        &margins,
+        &cfg.variant,
+        plan.interrupt,
+    )
+}
+
+/// The game of `slot` as the observer sees it before its first move.
+fn observed(plan: &Plan, slot: &Slot) -> ObservedGame {
+    let opening = plan.opening(slot);
+    ObservedGame {
+        number: slot.number,
+        variant: plan.cfg.variant.clone(),
+        players: slot
+            .seats
+            .iter()
+            .map(|&e| plan.name(e).to_string())
+            .collect(),
+        start_fen: opening.fen.clone(),
+        moves: opening.moves.clone(),
+        result: None,
+    }
+}
+
+/// Writes a finished game and counts it.
+fn record(plan: &Plan, shared: &Mutex<Shared>, slot: &Slot, rec: &GameRecord) {
+    if let Some(o) = plan.observer {
+        o.update(&ObservedGame {
+            moves: spelled(rec),
+            result: Some(format!("{} {{{}}}", rec.outcome.pgn(), rec.reason)),
+            ..observed(plan, slot)
+        });
+    }
+    let text = render(&PgnGame {
+        tags: tags(plan, slot, rec, plan.opening(slot).fen.as_deref()),
+        start: &rec.start,
+        moves: &rec.moves,
+        result: rec.outcome.pgn(),
+        comment: &rec.reason,
+    });
+    let Ok(mut s) = shared.lock() else { return };
+    s.running -= 1;
+    if let Some(f) = s.pgn.as_mut() {
+        if let Err(e) = f.write_all(text.as_bytes()).and_then(|()| f.flush()) {
+            s.error
+                .get_or_insert(format!("cannot write the PGN file: {e}"));
+            s.stop = true;
+        }
+    }
+    say(&format!(
+        "Finished game {} ({} vs {}): {} {{{}}}",
+        slot.round,
+        plan.name(slot.seats[0]),
+        plan.name(slot.seats[1]),
+        rec.outcome.pgn(),
+        rec.reason
+    ));
+    count(plan, &mut s, slot, white_score(rec.outcome));
+    plan.wake.notify_all();
+}
+
 /// One worker: takes games until there are none left.
 fn worker(plan: &Plan, shared: &Mutex<Shared>) {
-    let cfg = plan.cfg;
-    let mut clients: Vec<Option<Client>> = vec![None, None];
-    loop {
-        if plan.interrupt.load(Ordering::Relaxed) {
-            break;
-        }
-        let index = {
-            let Ok(mut s) = shared.lock() else { break };
-            if s.stop {
-                break;
-            }
-            while s.next < plan.total && s.done.contains(&s.next) {
-                s.next += 1;
-            }
-            if s.next >= plan.total {
-                break;
-            }
-            s.next += 1;
-            s.next - 1
+    let mut pool = Pool::new(plan.cfg.engines.len());
+    while let Some(slot) = take_game(plan, shared) {
+        let Some(mut ready) = seat_clients(plan, shared, &mut pool, slot.seats) else {
+            return;
         };
-        let seats = plan.seats(index);
-        // engines for both seats, fresh where needed
-        let mut ready = Vec::new();
-        for &e in &seats {
-            let c = match clients[e].take() {
-                Some(c) => Ok(c),
-                None => Client::start(&cfg.engines[e], &cfg.variant, cfg.debug, plan.interrupt),
-            };
-            match c {
-                Ok(c) => ready.push(c),
-                Err(e) => {
-                    if let Ok(mut s) = shared.lock() {
-                        if !plan.interrupt.load(Ordering::Relaxed) {
-                            s.error.get_or_insert(e);
-                        }
-                        s.stop = true;
-                    }
-                    for c in ready {
-                        c.quit();
-                    }
-                    for c in clients.iter_mut().filter_map(Option::take) {
-                        c.quit();
-                    }
-                    return;
-                }
-            }
-        }
         say(&format!(
-            "Started game {} of {} ({} vs {})",
-            index + 1,
-            plan.total,
-            cfg.engines[seats[0]].name,
-            cfg.engines[seats[1]].name
+            "Started {} ({} vs {})",
+            plan.game_label(&slot),
+            plan.name(slot.seats[0]),
+            plan.name(slot.seats[1])
         ));
-        let opening = plan.opening(index);
-        let start = match &opening.fen {
-            Some(f) => Position::from_fen(plan.rules, f),
-            None => Ok(Position::startpos(plan.rules)),
-        };
-        let Ok(start) = start else {
-            // validated when the openings were loaded
-            break;
-        };
-        let observed = ObservedGame {
-            number: index + 1,
-            variant: cfg.variant.clone(),
-            players: seats.iter().map(|&e| cfg.engines[e].name.clone()).collect(),
-            start_fen: opening.fen.clone(),
-            moves: opening.moves.clone(),
-            result: None,
-        };
-        let report = plan.observer.map(|o| reporter(o, &observed));
-        if let Some(o) = plan.observer {
-            o.update(&observed);
-        }
-        let setup = GameSetup {
-            start,
-            opening: &opening.moves,
-            fen: opening.fen.as_deref(),
-            adjudication: cfg.adjudication,
-            on_move: report.as_ref().map(|r| r as &(dyn Fn(&[String]) + Sync)),
-        };
-        let mut clocks: Vec<Clock> = seats
-            .iter()
-            .map(|&e| Clock::new(cfg.engines[e].limits.clock))
-            .collect();
-        let margins: Vec<u64> = seats
-            .iter()
-            .map(|&e| cfg.engines[e].limits.margin_ms)
-            .collect();
-        let record = referee::play(
-            &setup,
-            &mut ready,
-            &mut clocks,
-            &margins,
-            &cfg.variant,
-            plan.interrupt,
-        );
-        let Some(rec) = record else {
+        let Some(rec) = play(plan, &slot, &mut ready) else {
             // interrupted: the game is abandoned and not written
-            for c in ready {
-                c.quit();
+            ready.into_iter().for_each(Client::quit);
+            if let Ok(mut s) = shared.lock() {
+                s.running -= 1;
             }
+            plan.wake.notify_all();
             break;
         };
         for (seat, mut c) in ready.into_iter().enumerate() {
@@ -354,55 +491,12 @@ fn worker(plan: &Plan, shared: &Mutex<Shared>) {
                 c.quit();
             } else {
                 c.game_over(rec.outcome.pgn(), &rec.reason);
-                clients[seats[seat]] = Some(c);
+                pool.keep(slot.seats[seat], c);
             }
         }
-        if let Some(o) = plan.observer {
-            o.update(&ObservedGame {
-                moves: spelled(&rec),
-                result: Some(format!("{} {{{}}}", rec.outcome.pgn(), rec.reason)),
-                ..observed.clone()
-            });
-        }
-        let text = render(&PgnGame {
-            tags: tags(plan, index + 1, seats, &rec, opening.fen.as_deref()),
-            start: &rec.start,
-            moves: &rec.moves,
-            result: rec.outcome.pgn(),
-            comment: &rec.reason,
-        });
-        let Ok(mut s) = shared.lock() else { break };
-        if let Some(f) = s.pgn.as_mut() {
-            if let Err(e) = f.write_all(text.as_bytes()).and_then(|()| f.flush()) {
-                s.error
-                    .get_or_insert(format!("cannot write the PGN file: {e}"));
-                s.stop = true;
-            }
-        }
-        tally(&mut s.wdl, rec.outcome, seats[0] == 0);
-        s.finished += 1;
-        say(&format!(
-            "Finished game {} ({} vs {}): {} {{{}}}",
-            index + 1,
-            cfg.engines[seats[0]].name,
-            cfg.engines[seats[1]].name,
-            rec.outcome.pgn(),
-            rec.reason
-        ));
-        let interval = cfg.rating_interval as usize;
-        let full = interval > 0 && s.finished.is_multiple_of(interval);
-        for l in score_lines(cfg, &s.wdl, full) {
-            say(&l);
-        }
-        if let Some(t) = cfg.sprt {
-            if t.state(&s.wdl) != SprtState::Continue {
-                s.stop = true;
-            }
-        }
+        record(plan, shared, &slot, &rec);
     }
-    for c in clients.into_iter().flatten() {
-        c.quit();
-    }
+    pool.end();
 }
 
 /// A finished game's moves in canonical spelling.
@@ -418,8 +512,8 @@ fn spelled(rec: &GameRecord) -> Vec<String> {
         .collect()
 }
 
-/// Plays the match. Errors are configuration errors found before the first game, or a fatal
-/// error during the match (the games finished before it are saved).
+/// Plays the match or tournament. Errors are configuration errors found before the first
+/// game, or a fatal error during the event (the games finished before it are saved).
 pub fn run(
     cfg: &MatchConfig,
     interrupt: &AtomicBool,
@@ -460,30 +554,36 @@ pub fn run(
         }
         c.quit();
     }
-    let total = (cfg.games as usize) * (cfg.rounds as usize);
-    let mut done = HashSet::new();
-    let mut wdl = Wdl::default();
+    let schedule = Schedule::new(
+        cfg.tournament,
+        cfg.engines.len(),
+        cfg.games,
+        cfg.rounds,
+        cfg.repeat,
+    );
+    let total = schedule.total();
+    let mut done = HashMap::new();
     let pgn = match &cfg.pgnout {
         Some(path) => {
             if cfg.resume {
-                resume_from(path, cfg, &mut done, &mut wdl)?;
+                done = resume_from(path, cfg)?;
             }
-            Some(
-                std::fs::OpenOptions::new()
-                    .create(true)
-                    .append(true)
-                    .open(path)
-                    .map_err(|e| format!("cannot open the PGN file '{path}': {e}"))?,
-            )
+            Some(open_pgn(path)?)
         }
         None if cfg.resume => return Err("-resume needs -pgnout FILE".into()),
         None => None,
     };
     if !done.is_empty() {
-        say(&format!(
-            "Resuming: {} of {total} games already in the PGN file",
-            done.len()
-        ));
+        match total {
+            Some(t) => say(&format!(
+                "Resuming: {} of {t} games already in the PGN file",
+                done.len()
+            )),
+            None => say(&format!(
+                "Resuming: {} games already in the PGN file",
+                done.len()
+            )),
+        }
     }
     let plan = Plan {
         cfg,
@@ -492,43 +592,44 @@ pub fn run(
         total,
         interrupt,
         observer,
+        wake: Condvar::new(),
     };
     let shared = Mutex::new(Shared {
-        next: 0,
+        schedule,
         finished: done.len(),
         done,
-        wdl,
+        table: Table::new(cfg.engines.len()),
+        running: 0,
         pgn,
         stop: false,
         error: None,
     });
-    let workers = cfg.concurrency.min(total.max(1));
-    std::thread::scope(|scope| {
-        for w in 0..workers {
-            let plan = &plan;
-            let shared = &shared;
-            let spawned = std::thread::Builder::new()
-                .name(format!("match worker {w}"))
-                .spawn_scoped(scope, move || worker(plan, shared));
-            if let Err(e) = spawned {
-                if let Ok(mut s) = shared.lock() {
-                    s.error
-                        .get_or_insert(format!("cannot start a worker thread: {e}"));
-                }
-            }
-        }
-    });
+    let workers = cfg.concurrency.min(total.unwrap_or(usize::MAX).max(1));
+    let failed = run_workers(workers, &|| worker(&plan, &shared));
     let s = shared
         .into_inner()
         .map_err(|_| "a match worker panicked".to_string())?;
+    let error = s.error.clone().or(failed);
     if interrupt.load(Ordering::Relaxed) {
         say("Interrupted: the PGN holds every finished game");
     }
-    for l in score_lines(cfg, &s.wdl, true) {
-        say(&l);
+    if cfg.engines.len() == 2 {
+        for l in score_lines(cfg, [plan.name(0), plan.name(1)], &s.table.pair(0, 1), true) {
+            say(&l);
+        }
+    } else {
+        let interval = cfg.rating_interval as usize;
+        if interval == 0 || !s.finished.is_multiple_of(interval) || s.finished == 0 {
+            // (otherwise the last game just printed them)
+            standings(&plan, &s).iter().for_each(|l| say(l));
+        }
     }
-    say("Finished match");
-    if let Some(e) = s.error {
+    say(if cfg.engines.len() == 2 {
+        "Finished match"
+    } else {
+        "Finished tournament"
+    });
+    if let Some(e) = error {
         return Err(e);
     }
     Ok(if interrupt.load(Ordering::Relaxed) {

@@ -1,10 +1,14 @@
-//! A three-seat match for Foreign Policy: the schedule of seatings, worker threads, the
-//! per-engine score table and the PGN-like record of each game (docs/match.md, "Three seats").
+//! A three-seat match or tournament for Foreign Policy: the schedule of trios and seatings,
+//! worker threads, the per-engine score table and the PGN-like record of each game
+//! (docs/match.md, "Three seats").
 //!
-//! Game `i` (from 0) seats the engines by permutation `i mod 6` of [`SEATINGS`], so every six
-//! games each engine has played each seat twice, and takes opening `i` (or `i / 6` with
-//! `-repeat`, so an opening is played once in each of the six seatings). Everything is fixed
-//! by `i`, as in the two-engine runner, so workers can take games in any order.
+//! The engines meet in trios: all of them (`-tournament round-robin`, the default) or those
+//! with the first engine (`gauntlet`); three engines are one trio. Each round every trio
+//! plays `-games` games. A trio's game `j` (counted over the rounds, from 0) seats its
+//! engines by permutation `j mod 6` of [`SEATINGS`], so every six games each has played each
+//! seat twice, and takes opening `j` (or `j / 6` with `-repeat`, so an opening is played once
+//! in each of the six seatings; every trio gets the same openings). Game `i` of the event
+//! fixes its trio and `j`, as in the two-seat runner, so workers can take games in any order.
 
 use super::client::Client;
 use super::config::MatchConfig;
@@ -12,7 +16,9 @@ use super::observer::{reporter, GameObserver, ObservedGame};
 use super::openings::{shuffle, Format, OpeningsSpec};
 use super::referee3::{self, FpRecord, FpSetup};
 use super::runner::Ending;
+use super::schedule::Kind;
 use super::timecontrol::Clock;
+use super::workers::{cut_torn_game, open_pgn, run_workers, say, Pool};
 use crate::engine::pgn::{today, wrap};
 use crate::foreignpolicy::outcome::points;
 use crate::foreignpolicy::{FpPosition, Player, Results, START_FEN};
@@ -31,13 +37,6 @@ pub const SEATINGS: [[usize; 3]; 6] = [
     [2, 0, 1],
     [2, 1, 0],
 ];
-
-/// Prints a line to standard output, ignoring a closed pipe.
-fn say(s: &str) {
-    let mut out = std::io::stdout().lock();
-    let _ = writeln!(out, "{s}");
-    let _ = out.flush();
-}
 
 /// One engine's results over the match.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -169,22 +168,49 @@ fn read_fp_fen(line: &str) -> Option<FpPosition> {
         .find_map(|f| FpPosition::from_fen(&f).ok())
 }
 
+/// The trios of an event of `n` engines: every three of them, or (gauntlet) those with the
+/// first.
+pub fn trios(kind: Kind, n: usize) -> Vec<[usize; 3]> {
+    let mut out = Vec::new();
+    for a in 0..n {
+        for b in a + 1..n {
+            for c in b + 1..n {
+                if kind != Kind::Gauntlet || a == 0 {
+                    out.push([a, b, c]);
+                }
+            }
+        }
+    }
+    out
+}
+
 /// Everything fixed for the whole match.
 struct Plan<'a> {
     cfg: &'a MatchConfig,
     openings: Vec<Option<String>>,
+    trios: Vec<[usize; 3]>,
     total: usize,
     interrupt: &'a AtomicBool,
     observer: Option<&'a dyn GameObserver>,
 }
 
 impl Plan<'_> {
+    /// Game `i`'s trio and its game number `j` within the trio.
+    fn trio_game(&self, i: usize) -> ([usize; 3], usize) {
+        let games = self.cfg.games as usize;
+        let (g, rest) = (i % games, i / games);
+        let (t, round) = (rest % self.trios.len(), rest / self.trios.len());
+        (self.trios[t], round * games + g)
+    }
+
     fn seats(&self, i: usize) -> [usize; 3] {
-        SEATINGS[i % 6]
+        let (trio, j) = self.trio_game(i);
+        SEATINGS[j % 6].map(|k| trio[k])
     }
 
     fn opening(&self, i: usize) -> Option<&str> {
-        let k = if self.cfg.repeat { i / 6 } else { i };
+        let j = self.trio_game(i).1;
+        let k = if self.cfg.repeat { j / 6 } else { j };
         self.openings[k % self.openings.len()].as_deref()
     }
 
@@ -196,6 +222,8 @@ impl Plan<'_> {
 /// What the workers share.
 struct Shared {
     next: usize,
+    /// Games an earlier run finished (by index), skipped.
+    done: std::collections::HashSet<usize>,
     standings: Vec<Standing>,
     finished: usize,
     pgn: Option<std::fs::File>,
@@ -258,45 +286,27 @@ fn render(
     out
 }
 
-/// Starts (or reuses) the clients of the engines in `seats`, ordered South, North,
-/// Peacekeeper. On failure the error is recorded, the match stops and every client is ended.
+/// The clients of the engines in `seats`, ordered South, North, Peacekeeper. On failure the
+/// error is recorded and the match stops.
 fn seat_clients(
     plan: &Plan,
     shared: &Mutex<Shared>,
-    clients: &mut [Option<Client>],
+    pool: &mut Pool,
     seats: [usize; 3],
 ) -> Option<Vec<Client>> {
-    let cfg = plan.cfg;
-    let mut ready = Vec::new();
-    for &e in &seats {
-        let c = match clients[e].take() {
-            Some(c) => Ok(c),
-            None => Client::start(
-                &cfg.engines[e],
-                crate::foreignpolicy::NAME,
-                cfg.debug,
-                plan.interrupt,
-            ),
-        };
-        match c {
-            Ok(c) => ready.push(c),
-            Err(err) => {
-                if let Ok(mut s) = shared.lock() {
-                    if !plan.interrupt.load(Ordering::Relaxed) {
-                        s.error.get_or_insert(err);
-                    }
-                    s.stop = true;
+    let variant = crate::foreignpolicy::NAME;
+    match pool.seat(plan.cfg, variant, &seats, plan.interrupt) {
+        Ok(ready) => Some(ready),
+        Err(err) => {
+            if let Ok(mut s) = shared.lock() {
+                if !plan.interrupt.load(Ordering::Relaxed) {
+                    s.error.get_or_insert(err);
                 }
-                ready.into_iter().for_each(Client::quit);
-                clients
-                    .iter_mut()
-                    .filter_map(Option::take)
-                    .for_each(Client::quit);
-                return None;
+                s.stop = true;
             }
+            None
         }
     }
-    Some(ready)
 }
 
 /// The next game index to play, if any.
@@ -305,11 +315,88 @@ fn next_game(plan: &Plan, shared: &Mutex<Shared>) -> Option<usize> {
         return None;
     }
     let mut s = shared.lock().ok()?;
+    while s.next < plan.total && s.done.contains(&s.next) {
+        s.next += 1;
+    }
     if s.stop || s.next >= plan.total {
         return None;
     }
     s.next += 1;
     Some(s.next - 1)
+}
+
+/// A game's results from its `Result` tag (`1-0-0`, `1/2-0-1/2`, `1/3-1/3-1/3`).
+fn results_of(text: &str) -> Option<Results> {
+    let values: Vec<GameValue> = text
+        .split('-')
+        .map(|p| match p {
+            "1" => Some(GameValue::Win),
+            "0" => Some(GameValue::Loss),
+            "1/2" | "1/3" => Some(GameValue::Draw),
+            _ => None,
+        })
+        .collect::<Option<_>>()?;
+    values.try_into().ok()
+}
+
+/// Reads the PGN file of a stopped event for `-resume`: counts its finished games into the
+/// standings (checking that game `n` seats the engines this event seats in it) and returns
+/// their indices; cuts a torn last game off the file.
+fn resume_from(
+    plan: &Plan,
+    path: &str,
+    standings: &mut [Standing],
+) -> Result<std::collections::HashSet<usize>, String> {
+    let mut done = std::collections::HashSet::new();
+    let text = match std::fs::read_to_string(path) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(done),
+        Err(e) => return Err(format!("cannot read '{path}' to resume: {e}")),
+    };
+    let mut keep = 0;
+    let starts: Vec<usize> = text.match_indices("[Event ").map(|(i, _)| i).collect();
+    for (k, &start) in starts.iter().enumerate() {
+        let end = starts.get(k + 1).copied().unwrap_or(text.len());
+        let game = &text[start..end];
+        let tag = |name: &str| {
+            let open = format!("[{name} \"");
+            let at = game.find(&open)? + open.len();
+            game[at..].split('"').next()
+        };
+        // a whole game ends with its result after the movetext
+        let Some(result) = tag("Result") else { break };
+        let Some(results) = results_of(result) else {
+            break;
+        };
+        if game.split_whitespace().last() != Some(result) {
+            break;
+        }
+        keep = end;
+        let n: usize = tag("Round")
+            .and_then(|r| r.parse().ok())
+            .filter(|&n| n >= 1 && n <= plan.total)
+            .ok_or_else(|| format!("'{path}': a game without a Round number of this event"))?;
+        let seats = plan.seats(n - 1);
+        for p in Player::ALL {
+            let want = &plan.cfg.engines[seats[p.index()]].name;
+            if tag(p.name()) != Some(want.as_str()) {
+                return Err(format!(
+                    "'{path}': game {n} does not seat {want} as {} as this event does; use another file (or the event's own command line)",
+                    p.name()
+                ));
+            }
+        }
+        if !done.insert(n - 1) {
+            continue;
+        }
+        let pts = points(&results);
+        for p in Player::ALL {
+            let i = p.index();
+            standings[seats[i]].add(p, results[i], pts[i]);
+        }
+    }
+    cut_torn_game(path, &text, keep)?;
+    Ok(done)
 }
 
 /// Plays game `index` with the clients in `ready` (by seat); `None` if interrupted.
@@ -425,10 +512,10 @@ fn record(plan: &Plan, shared: &Mutex<Shared>, index: usize, seats: [usize; 3], 
 
 /// One worker: takes games until there are none left.
 fn worker(plan: &Plan, shared: &Mutex<Shared>) {
-    let mut clients: Vec<Option<Client>> = (0..3).map(|_| None).collect();
+    let mut pool = Pool::new(plan.cfg.engines.len());
     while let Some(index) = next_game(plan, shared) {
         let seats = plan.seats(index);
-        let Some(mut ready) = seat_clients(plan, shared, &mut clients, seats) else {
+        let Some(mut ready) = seat_clients(plan, shared, &mut pool, seats) else {
             return;
         };
         let names: Vec<&str> = seats
@@ -454,12 +541,12 @@ fn worker(plan: &Plan, shared: &Mutex<Shared>) {
                 c.quit();
             } else {
                 c.game_over(&result, &rec.reason);
-                clients[seats[i]] = Some(c);
+                pool.keep(seats[i], c);
             }
         }
         record(plan, shared, index, seats, &rec);
     }
-    clients.into_iter().flatten().for_each(Client::quit);
+    pool.end();
 }
 
 /// Plays a three-seat match (`cfg.engines` has three engines, the variant is foreignpolicy).
@@ -483,43 +570,45 @@ pub fn run(
             return Err(format!("engine '{}' cannot set up a position (XBoard without setboard), and the openings are positions", e.name));
         }
     }
-    let pgn = match &cfg.pgnout {
-        Some(path) => Some(
-            std::fs::OpenOptions::new()
-                .create(true)
-                .append(true)
-                .open(path)
-                .map_err(|e| format!("cannot open the PGN file '{path}': {e}"))?,
-        ),
-        None => None,
-    };
-    let total = (cfg.games as usize) * (cfg.rounds as usize);
+    let trios = trios(cfg.tournament, cfg.engines.len());
+    let total = trios.len() * (cfg.games as usize) * (cfg.rounds as usize);
     let plan = Plan {
         cfg,
         openings,
+        trios,
         total,
         interrupt,
         observer,
     };
+    let mut standings = vec![Standing::default(); cfg.engines.len()];
+    let mut done = std::collections::HashSet::new();
+    let pgn = match &cfg.pgnout {
+        Some(path) => {
+            if cfg.resume {
+                done = resume_from(&plan, path, &mut standings)?;
+            }
+            Some(open_pgn(path)?)
+        }
+        None if cfg.resume => return Err("-resume needs -pgnout FILE".into()),
+        None => None,
+    };
+    if !done.is_empty() {
+        say(&format!(
+            "Resuming: {} of {total} games already in the PGN file",
+            done.len()
+        ));
+    }
     let shared = Mutex::new(Shared {
         next: 0,
-        standings: vec![Standing::default(); 3],
-        finished: 0,
+        standings,
+        finished: done.len(),
+        done,
         pgn,
         stop: false,
         error: None,
     });
-    std::thread::scope(|scope| {
-        for w in 0..cfg.concurrency.min(total.max(1)) {
-            let (plan, shared) = (&plan, &shared);
-            let spawned = std::thread::Builder::new()
-                .name(format!("match worker {w}"))
-                .spawn_scoped(scope, move || worker(plan, shared));
-            if let (Err(e), Ok(mut s)) = (spawned, shared.lock()) {
-                s.error
-                    .get_or_insert(format!("cannot start a worker thread: {e}"));
-            }
-        }
+    let failed = run_workers(cfg.concurrency.min(total.max(1)), &|| {
+        worker(&plan, &shared)
     });
     let s = shared
         .into_inner()
@@ -535,7 +624,7 @@ pub fn run(
             .for_each(|l| say(l));
     }
     say("Finished match");
-    if let Some(e) = s.error {
+    if let Some(e) = s.error.or(failed) {
         return Err(e);
     }
     Ok(if interrupt.load(Ordering::Relaxed) {
@@ -561,6 +650,16 @@ mod tests {
                 assert_eq!(SEATINGS.iter().filter(|s| s[p] == e).count(), 2);
             }
         }
+    }
+
+    #[test]
+    fn trios_of_a_round_robin_and_a_gauntlet() {
+        assert_eq!(trios(Kind::RoundRobin, 3), [[0, 1, 2]]);
+        let all = trios(Kind::RoundRobin, 5);
+        assert_eq!(all.len(), 10);
+        let seeded = trios(Kind::Gauntlet, 5);
+        assert_eq!(seeded.len(), 6);
+        assert!(seeded.iter().all(|t| t[0] == 0));
     }
 
     #[test]

@@ -1,13 +1,17 @@
 #!/usr/bin/env python3
 """A scripted UCI engine that misbehaves on purpose, for the `match` referee's tests.
 
-usage: fake_engine.py MODE      (MODE: illegal, garbage, crash, hang, variantpath)
+usage: fake_engine.py MODE [COUNTER ENGINE...]
+       (MODE: illegal, garbage, crash, hang, variantpath, third-illegal)
   illegal  answers every `go` with a move that is never legal in the first plies (h1h8)
   garbage  answers with something that is not a move at all
   crash    exits with status 3 when asked to move
   hang     never answers `go` (and ignores `stop`)
   variantpath  lists missingfile among its UCI_Variant values only once its VariantPath option
            is set (as Fairy-Stockfish does), then answers like `illegal`
+  third-illegal  relays everything to the real UCI engine ENGINE... and plays its moves, but
+           in the third game it plays (counted by `ucinewgame` in the file COUNTER, over
+           all its processes) answers h1h8
 If FAKE_PID_FILE is set, the engine appends its process id to that file, so a test can check
 that the referee ended and reaped every process it started.
 """
@@ -25,6 +29,65 @@ def say(s):
     sys.stdout.write(s + "\n")
     sys.stdout.flush()
 
+
+def next_game(counter):
+    """Counts a game in the file `counter` (shared by every process of the engine)."""
+    try:
+        with open(counter) as f:
+            n = int(f.read().strip() or 0)
+    except (OSError, ValueError):
+        n = 0
+    with open(counter, "w") as f:
+        f.write(str(n + 1))
+    return n + 1
+
+
+def relay(counter, engine_cmd):
+    """The third-illegal mode: a real engine behind us, and one bad game."""
+    import subprocess
+
+    engine = subprocess.Popen(engine_cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                              text=True, bufsize=1)
+
+    def tell(s):
+        engine.stdin.write(s + "\n")
+        engine.stdin.flush()
+
+    def until(word):
+        for out in engine.stdout:
+            parts = out.split()
+            if parts and parts[0] == "id" and parts[1:2] == ["name"]:
+                out = "id name fake-third-illegal\n"
+            sys.stdout.write(out)
+            sys.stdout.flush()
+            if parts and parts[0] == word:
+                return
+
+    games = 0
+    for line in sys.stdin:
+        cmd = line.split()
+        if not cmd:
+            continue
+        if cmd[0] == "ucinewgame":
+            games = next_game(counter)
+        if cmd[0] == "go" and games == 3:
+            say("bestmove h1h8")
+            continue
+        tell(line.strip())
+        if cmd[0] == "uci":
+            until("uciok")
+        elif cmd[0] == "isready":
+            until("readyok")
+        elif cmd[0] == "go":
+            until("bestmove")
+        elif cmd[0] == "quit":
+            break
+    engine.wait()
+
+
+if mode == "third-illegal":
+    relay(sys.argv[2], sys.argv[3:])
+    sys.exit(0)
 
 variant_path = False
 for line in sys.stdin:

@@ -38,6 +38,7 @@ mod jadoube_model;
 mod launch;
 mod layers;
 mod match_three;
+mod match_tournament;
 mod match_two;
 mod modest_protocols;
 mod orthodox_vs_generic;

@@ -2,64 +2,24 @@
 //! scripted engines that misbehave (tests/match/fake_engine.py), resuming, Ctrl-C, and bad
 //! command lines. Games are short (node or depth limits, few moves) so the file runs in seconds.
 
+use crate::driver::referee::{
+    ours, run_match as run, run_match_ok as run_ok, scripted, temp_path, words,
+};
 use chimera::engine::pgn::{read_games, ReadGame};
 use chimera::position::Position;
 use chimera::rules::builtin_variants;
 use std::path::PathBuf;
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 const BIN: &str = env!("CARGO_BIN_EXE_chimera");
 
 fn fake(mode: &str) -> Vec<String> {
-    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/match/fake_engine.py");
-    vec![
-        "-engine".into(),
-        "cmd=python3".into(),
-        format!("arg={script}"),
-        format!("arg={mode}"),
-        format!("name=fake-{mode}"),
-    ]
-}
-
-fn ours(name: &str) -> Vec<String> {
-    vec![
-        "-engine".into(),
-        format!("cmd={BIN}"),
-        format!("name={name}"),
-    ]
+    scripted("fake_engine.py", mode)
 }
 
 fn tmp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("chimera-match-test-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let p = dir.join(name);
-    let _ = std::fs::remove_file(&p);
-    p
-}
-
-fn run(args: &[String]) -> Output {
-    Command::new(BIN)
-        .arg("match")
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
-
-/// Runs a match that must succeed; its standard output.
-fn run_ok(args: &[String]) -> String {
-    let out = run(args);
-    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
-    assert!(
-        out.status.success(),
-        "{stdout}\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    stdout
-}
-
-fn words(s: &str) -> Vec<String> {
-    s.split_whitespace().map(String::from).collect()
+    temp_path("chimera-match-test", name)
 }
 
 fn games_of(path: &PathBuf) -> Vec<ReadGame> {

@@ -1,6 +1,8 @@
 //! Driving the built binary over a pipe in integration tests.
 #![allow(dead_code)]
 
+pub mod referee;
+
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{channel, Receiver};
