@@ -3,7 +3,7 @@
 
 use crate::eval::EvalParams;
 use crate::foreignpolicy::{self, FpPosition};
-use crate::moves::Move;
+use crate::moves::{Move, MoveList};
 use crate::perft::perft_threads;
 use crate::position::FenError;
 use crate::position::Variant;
@@ -366,6 +366,30 @@ impl Engine {
     /// The current position.
     pub fn position(&self) -> &Position {
         &self.position
+    }
+
+    /// The legal moves whose promotion piece the pawn's owner picks, not the chooser of the
+    /// ply (`promotionChooser = owner`), in canonical spelling; empty elsewhere.
+    pub fn owner_picks(&self) -> Vec<String> {
+        if self.three.is_some() || !self.position.owners_pick_promotions() {
+            return Vec::new();
+        }
+        let mut pos = self.position.clone();
+        let mut list = MoveList::new();
+        crate::movegen::legal_moves(&mut pos, &mut list);
+        list.iter()
+            .filter(|&&m| pos.owner_picks_promotion(m))
+            .map(|&m| crate::movegen::move_to_string(&pos, m).to_string())
+            .collect()
+    }
+
+    /// Reads moves of the current position (for `searchmoves`).
+    pub fn parse_moves(&self, texts: &[String]) -> Result<Vec<Move>, String> {
+        let mut pos = self.position.clone();
+        texts
+            .iter()
+            .map(|t| crate::movegen::parse_move(&mut pos, t).map_err(|e| format!("{t}: {e}")))
+            .collect()
     }
 
     /// Mutable access for protocols that play moves one by one (XBoard).

@@ -359,6 +359,12 @@ pub trait Mechanic: AsAny + Send + Sync + 'static {
         false
     }
 
+    /// Whether some promotion's piece is picked by the pawn's owner, not by the chooser of the
+    /// ply (a referee must then be able to ask the owner).
+    fn owners_pick_promotions(&self) -> bool {
+        false
+    }
+
     // --- game end (Hooks::END) ---
 
     /// Whether the position is a dead draw by its rules (cheap: the search asks every node).

@@ -225,6 +225,21 @@ impl Position {
         &self.rules.mechanics
     }
 
+    /// Whether `m` is a promotion whose piece the pawn's owner picks, not the chooser of the
+    /// ply (007's `promotionChooser = owner` on an enemy ply).
+    pub fn owner_picks_promotion(&self, m: Move) -> bool {
+        m.promotion_type().is_some()
+            && self
+                .mechanics()
+                .with_hook(Hooks::TURNS)
+                .any(|t| t.owner_picks_promotion(self, m))
+    }
+
+    /// Whether the variant lets a pawn's owner pick some promotions' piece.
+    pub fn owners_pick_promotions(&self) -> bool {
+        self.mechanics().iter().any(|t| t.owners_pick_promotions())
+    }
+
     /// What stands on `sq`.
     #[inline(always)]
     pub fn piece_at(&self, sq: Square) -> Piece {

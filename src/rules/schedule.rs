@@ -259,6 +259,10 @@ impl Mechanic for TurnSchedule {
         }
     }
 
+    fn owners_pick_promotions(&self) -> bool {
+        self.rules.promotion_by_owner
+    }
+
     fn owner_picks_promotion(&self, pos: &Position, m: Move) -> bool {
         self.rules.promotion_by_owner
             && m.promotion_type().is_some()

@@ -569,13 +569,7 @@ impl Game for VariantGame {
     }
     #[inline]
     fn owner_picks(&self, m: Move) -> bool {
-        self.turns
-            && m.promotion_type().is_some()
-            && self
-                .pos
-                .mechanics()
-                .with_hook(Hooks::TURNS)
-                .any(|t| t.owner_picks_promotion(&self.pos, m))
+        self.turns && self.pos.owner_picks_promotion(m)
     }
     #[inline(always)]
     fn promotion_types(&self) -> &[PieceType] {

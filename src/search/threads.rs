@@ -172,7 +172,8 @@ pub fn search_game<G: Game>(
                 .stack_size(64 << 20);
             let handle = builder.spawn_scoped(scope, move || {
                 let hist = histories.take(id);
-                let mut w = Worker::new(id, root.clone(), root_list, shared, eval, hist);
+                let mut w = Worker::new(id, root.clone(), root_list, shared, eval, hist)
+                    .owner_asked(!limits.searchmoves.is_empty());
                 let outcome = iterate(
                     &mut w,
                     max_depth,

@@ -188,6 +188,10 @@ pub struct Worker<'a, G: Game> {
     pv_len: [usize; MAX_PLY + 1],
     /// Root moves, best first.
     pub root_moves: Vec<RootMove>,
+    /// The root moves are the promotions of one pawn move whose piece the pawn's owner picks
+    /// (007's `promotionChooser = owner`, the referee asking with `searchmoves`): this search
+    /// answers for the owner, the promotion worst for the chooser.
+    owner_decides: bool,
     /// Set when this thread noticed the stop flag.
     pub stopped: bool,
 }
@@ -228,8 +232,22 @@ impl<'a, G: Game> Worker<'a, G> {
             pv: Box::new([[Move::NONE; MAX_PLY + 1]; MAX_PLY + 1]),
             pv_len: [0; MAX_PLY + 1],
             root_moves,
+            owner_decides: false,
             stopped: false,
         }
+    }
+
+    /// Makes this search answer for the pawn's owner where the root moves are the
+    /// promotions of one pawn move whose piece the owner picks (`owner_asked`: the caller
+    /// restricted the root to them with `searchmoves`).
+    pub fn owner_asked(mut self, owner_asked: bool) -> Self {
+        let root: Vec<Move> = self.root_moves.iter().map(|r| r.mv).collect();
+        self.owner_decides = owner_asked
+            && root.first().is_some_and(|f| {
+                root.iter()
+                    .all(|m| self.pos.owner_picks(*m) && (m.from(), m.to()) == (f.from(), f.to()))
+            });
+        self
     }
 
     /// The thread's histories, for the next search.
@@ -285,6 +303,9 @@ impl<'a, G: Game> Worker<'a, G> {
         pv_idx: usize,
         on_move: &mut dyn FnMut(Move, usize),
     ) -> i32 {
+        if self.owner_decides {
+            return self.owner_root(depth);
+        }
         let mut best = -INFINITE;
         self.seldepth = 0;
         let n = self.root_moves.len();
@@ -430,6 +451,30 @@ impl<'a, G: Game> Worker<'a, G> {
             }
         }
         worst
+    }
+
+    /// The root of the owner's decision: each promotion piece searched with a full window, the
+    /// scores from the owner's side (the opposite of the chooser's), best first.
+    fn owner_root(&mut self, depth: i32) -> i32 {
+        let chooser = self.pos.decider();
+        for i in 0..self.root_moves.len() {
+            let m = self.root_moves[i].mv;
+            self.note_move(0, m);
+            self.pos.make(m);
+            self.count_node();
+            let s = self.child(chooser, depth - 1, -INFINITE, INFINITE, 1);
+            self.pos.unmake();
+            if self.stopped {
+                break;
+            }
+            let rm = &mut self.root_moves[i];
+            rm.score = -s;
+            rm.seldepth = self.seldepth;
+            rm.pv.clear();
+            rm.pv.push(m);
+        }
+        self.root_moves.sort_by_key(|r| std::cmp::Reverse(r.score));
+        self.root_moves[0].score
     }
 
     /// Static evaluation for the decider.

@@ -240,6 +240,10 @@ fn game_json(app: &App, id: u64, g: &Game, ply: Option<usize>) -> ApiResult {
             state["first_move"] = json!({"number": number, "black": black_first});
         }
     }
+    if ply == total {
+        // promotionChooser = owner: the moves whose piece the pawn's owner picks
+        state["owner_picks"] = json!(g.owner_picks());
+    }
     state["analysing"] = json!(g.analysing);
     state["thinking"] = json!(g.thinking);
     Ok(Json(state))
@@ -404,6 +408,13 @@ async fn set_position(
 struct EngineRequest {
     movetime_ms: Option<u64>,
     depth: Option<u32>,
+    /// Only these moves (the promotions of a pawn move, to ask its owner for the piece).
+    #[serde(default)]
+    searchmoves: Vec<String>,
+    /// Where the engine's move is a promotion whose piece the pawn's owner picks, return it
+    /// unplayed (`engine.unplayed`), so the page can ask the owner.
+    #[serde(default)]
+    hold_owner_pick: bool,
 }
 
 impl EngineRequest {
@@ -438,7 +449,7 @@ async fn engine_move(
     let req: EngineRequest = parse_body(&body)?;
     let limits = req.limits()?;
     let (n, game) = app.game(&id)?;
-    let rx = lock(&game)?.start_engine_move(limits)?;
+    let rx = lock(&game)?.start_engine_move(limits, &req.searchmoves, req.hold_owner_pick)?;
     // the move is played even if the page that asked goes away
     let finishing = game.clone();
     let task = tokio::spawn(async move {
@@ -446,8 +457,8 @@ async fn engine_move(
         let mut g = lock(&finishing)?;
         match done {
             Ok(d) => {
-                g.finish_engine_move(&d)?;
-                Ok(d)
+                let held = g.finish_engine_move(&d)?;
+                Ok((d, held))
             }
             Err(_) => {
                 g.thinking = false;
@@ -455,7 +466,7 @@ async fn engine_move(
             }
         }
     });
-    let done = task
+    let (done, held) = task
         .await
         .map_err(|e| ApiError::internal(format!("the engine's move failed: {e}")))??;
     let g = lock(&game)?;
@@ -465,6 +476,7 @@ async fn engine_move(
         "depth": done.result.depth,
         "nodes": done.result.nodes,
         "notes": done.notes,
+        "unplayed": held,
     });
     Ok(Json(state))
 }

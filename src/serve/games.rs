@@ -45,6 +45,9 @@ pub struct Game {
     pub analysing: bool,
     /// The engine is choosing a move to play.
     pub thinking: bool,
+    /// The engine's move in progress returns a promotion whose piece the pawn's owner picks
+    /// unplayed.
+    pub hold_owner_pick: bool,
 }
 
 /// A fresh engine set up as the server's configuration says.
@@ -110,6 +113,7 @@ impl Game {
             events,
             analysing: false,
             thinking: false,
+            hold_owner_pick: false,
         })
     }
 
@@ -136,6 +140,7 @@ impl Game {
             events,
             analysing: false,
             thinking: false,
+            hold_owner_pick: false,
         })
     }
 
@@ -215,10 +220,18 @@ impl Game {
     /// Starts the engine's search for a move to play; the receiver gets the result.
     pub fn start_engine_move(
         &mut self,
-        limits: SearchLimits,
+        mut limits: SearchLimits,
+        searchmoves: &[String],
+        hold_owner_pick: bool,
     ) -> Result<oneshot::Receiver<SearchDone>, Refusal> {
         self.not_thinking()?;
         self.not_over()?;
+        limits.searchmoves = self
+            .engine
+            .parse_moves(searchmoves)
+            .map_err(|e| Refusal::Bad(format!("searchmoves: {e}")))?;
+        // asked with searchmoves, the engine is the owner answering: its pick is played
+        self.hold_owner_pick = hold_owner_pick && searchmoves.is_empty();
         self.pause_analysis();
         let (tx, rx) = oneshot::channel();
         let reporter = Arc::new(EventReporter::new(self.events.clone()));
@@ -237,10 +250,18 @@ impl Game {
         Ok(rx)
     }
 
-    /// Plays the move the engine chose (none if the search found no move).
-    pub fn finish_engine_move(&mut self, done: &SearchDone) -> Result<(), Refusal> {
+    /// Plays the move the engine chose (none if the search found no move); returns it
+    /// unplayed instead where it was asked to hold a promotion whose piece the pawn's owner
+    /// picks.
+    pub fn finish_engine_move(&mut self, done: &SearchDone) -> Result<Option<String>, Refusal> {
         self.thinking = false;
         self.engine.finish(done.search);
+        if let (Some(best), true) = (&done.best, self.hold_owner_pick) {
+            if self.owner_picks().contains(best) {
+                self.resume_analysis();
+                return Ok(Some(best.clone()));
+            }
+        }
         let played = match &done.best {
             Some(best) => match self.engine.play_move(best) {
                 Ok(canonical) => {
@@ -255,7 +276,13 @@ impl Game {
             self.announce();
         }
         self.resume_analysis();
-        Ok(())
+        Ok(None)
+    }
+
+    /// The legal moves whose promotion piece the pawn's owner picks (`promotionChooser =
+    /// owner`); empty elsewhere.
+    pub fn owner_picks(&self) -> Vec<String> {
+        self.engine.owner_picks()
     }
 
     /// Starts analysing the current position until stopped.

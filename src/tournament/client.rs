@@ -114,6 +114,9 @@ pub struct GameView<'a> {
     pub clocks: [&'a Clock; 2],
     /// Index (0 White, 1 Black) of the clock of the player asked.
     pub own: usize,
+    /// The moves the answer must be one of (UCI `go searchmoves`): the promotions of a pawn
+    /// move whose piece its owner picks. `None`: any legal ply.
+    pub searchmoves: Option<&'a [String]>,
 }
 
 /// Features an XBoard engine announced.
@@ -592,6 +595,10 @@ impl Client {
                 }
                 if !l.is_bounded() {
                     go.push_str(" infinite");
+                }
+                if let Some(only) = game.searchmoves {
+                    go.push_str(" searchmoves ");
+                    go.push_str(&only.join(" "));
                 }
                 self.send(&go)?;
                 sent_at = Instant::now();

@@ -229,6 +229,7 @@ fn referee(
             xboard_moves: None,
             clocks: [&clocks[0], &clocks[1]],
             own: seat,
+            searchmoves: None,
         };
         if let Err(f) = client.new_game(&view, interrupt) {
             return Some(Ended::fault(seat, f));
@@ -262,6 +263,7 @@ fn referee(
             xboard_moves: Some(&xboard_texts),
             clocks: [&clocks[0], &clocks[1]],
             own: seat,
+            searchmoves: None,
         };
         let (text, used, score) = match seats[seat].request(&view, interrupt) {
             Ok(Answer::Interrupted) => return None,
@@ -285,6 +287,23 @@ fn referee(
                 return Some(Ended::loss(seat, Termination::IllegalMove, why, true));
             }
         };
+        let mv = if pos.owner_picks_promotion(mv) {
+            let owner = Asked {
+                seats: &mut *seats,
+                clocks: &mut *clocks,
+                margins,
+                variant,
+                fen: setup.fen,
+                moves: &texts,
+                interrupt,
+            };
+            match ask_owner(owner, &mut pos, mv) {
+                Ok(m) => m,
+                Err(ended) => return ended,
+            }
+        } else {
+            mv
+        };
         texts.push(move_to_string(&pos, mv).to_string());
         xboard_texts.push(xboard_spelling(&pos, mv));
         pos.make(mv);
@@ -295,6 +314,73 @@ fn referee(
         scores[seat].push(score);
         if let Some((outcome, reason)) = adjudicate(&setup.adjudication, &scores, seat, &pos) {
             return Some(Ended::new(outcome, Termination::Adjudication, reason));
+        }
+    }
+}
+
+/// What asking one more player in the middle of a ply needs.
+struct Asked<'a> {
+    seats: &'a mut [Client],
+    clocks: &'a mut [Clock],
+    margins: &'a [u64],
+    variant: &'a str,
+    fen: Option<&'a str>,
+    moves: &'a [String],
+    interrupt: &'a AtomicBool,
+}
+
+/// `promotionChooser = owner`: the chooser has moved an enemy pawn to promotion (`mv`); the
+/// pawn's owner is asked for the piece, as `go searchmoves` over the promotions of that pawn
+/// move (on its own clock). Its answer must be one of them; anything else loses for it.
+/// `Err(None)`: interrupted; `Err(Some(end))`: the game ended.
+fn ask_owner(asked: Asked, pos: &mut Position, mv: Move) -> Result<Move, Option<Ended>> {
+    let seat = seat_of(pos.side_to_move());
+    let choices: Vec<Move> = pos
+        .rules()
+        .promotion_types
+        .iter()
+        .map(|&t| Move::promotion(mv.from(), mv.to(), t))
+        .collect();
+    let texts: Vec<String> = choices
+        .iter()
+        .map(|&m| move_to_string(pos, m).to_string())
+        .collect();
+    let view = GameView {
+        variant: asked.variant,
+        fen: asked.fen,
+        moves: asked.moves,
+        xboard_moves: None,
+        clocks: [&asked.clocks[0], &asked.clocks[1]],
+        own: seat,
+        searchmoves: Some(&texts),
+    };
+    let (text, used) = match asked.seats[seat].request(&view, asked.interrupt) {
+        Ok(Answer::Interrupted) => return Err(None),
+        Ok(Answer::Resign) => {
+            let why = format!("{} resigns", who(seat));
+            return Err(Some(Ended::loss(seat, Termination::Normal, why, false)));
+        }
+        Ok(Answer::Move { text, used, .. }) => (text, used),
+        Err(f) => return Err(Some(Ended::fault(seat, f))),
+    };
+    if !asked.clocks[seat].charge(used, asked.margins[seat]) {
+        let why = format!("{} loses on time", who(seat));
+        return Err(Some(Ended::loss(
+            seat,
+            Termination::TimeForfeit,
+            why,
+            false,
+        )));
+    }
+    match texts.iter().position(|t| *t == text) {
+        Some(k) => Ok(choices[k]),
+        None => {
+            let why = format!(
+                "{} makes an illegal move: {text} (the owner of the pawn picks its piece among {})",
+                who(seat),
+                texts.join(" ")
+            );
+            Err(Some(Ended::loss(seat, Termination::IllegalMove, why, true)))
         }
     }
 }

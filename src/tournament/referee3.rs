@@ -159,6 +159,7 @@ fn view<'a>(setup: &FpSetup<'a>, moves: &'a [String], clock: &'a Clock) -> GameV
         xboard_moves: None,
         clocks: [clock, clock],
         own: 0,
+        searchmoves: None,
     }
 }
 

@@ -8,7 +8,7 @@
 //! needs and starts a fresh one after any failure. Finished games are written whole, one at
 //! a time under a lock.
 
-use super::client::Client;
+use super::client::{Client, Proto};
 use super::config::MatchConfig;
 use super::observer::{reporter, GameObserver, ObservedGame};
 use super::openings::{self, Opening};
@@ -541,6 +541,14 @@ pub fn run(
         }
         None => vec![Opening::default()],
     };
+    if Position::startpos(rules).owners_pick_promotions() {
+        if let Some(e) = cfg.engines.iter().find(|e| e.proto == Proto::Xboard) {
+            return Err(format!(
+                "engine '{}' speaks XBoard, and in {} a pawn's owner picks its promotion piece on the other player's ply; the referee asks the owner with UCI's go searchmoves, which XBoard has no way to say: use UCI engines",
+                e.name, cfg.variant
+            ));
+        }
+    }
     // Start each engine once: a wrong command, protocol, option or variant is an error now,
     // not a forfeit in every game.
     for e in &cfg.engines {

@@ -14,6 +14,7 @@ import os
 import re
 import statistics
 import subprocess
+import tempfile
 import sys
 import time
 
@@ -28,8 +29,16 @@ CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 CHROMEDRIVER = os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver")
 
 
+# a user variant where a pawn's owner picks its promotion piece (promotionChooser = owner)
+OWNER_INI = os.path.join(tempfile.gettempdir(), f"chimera-browser-owner-{os.getpid()}.ini")
+OWNER_FEN = "7k/5K1P/6P1/8/8/8/p7/8 b - - 0 1 2 -/-"
+
+
 def start_server():
-    proc = subprocess.Popen([BINARY, "serve", "--port", "0", "--hash", "4"],
+    with open(OWNER_INI, "w") as f:
+        f.write("[007-owner:007]\npromotionChooser = owner\n")
+    proc = subprocess.Popen([BINARY, "serve", "--port", "0", "--hash", "4",
+                             "--variants", OWNER_INI],
                             stdout=subprocess.PIPE, text=True)
     line = proc.stdout.readline()
     m = re.search(r"(http://\S+)", line)
@@ -255,6 +264,30 @@ def detente(b):
     b.shot("007detente")
 
 
+def owner_promotion(b):
+    # White chooses ply 2, which moves Black's a2 pawn to a1; Black, the pawn's owner, picks
+    for owner_is_engine in (False, True):
+        b.open("chess")
+        b.js("newGame(arguments[0], arguments[1])", "007-owner", OWNER_FEN)
+        b.wait(lambda: b.js("return page.state.variant") == "007-owner", "the 007-owner game opens")
+        if owner_is_engine:
+            b.js("document.getElementById('depth').value = '3'")
+            b.d.find_element(By.CSS_SELECTOR, 'input[data-seat="1"]').click()
+        b.click_square("a2")
+        b.click_square("a1")
+        if not owner_is_engine:
+            b.wait(lambda: b.d.find_elements(By.ID, "owner-choice"), "the owner is asked")
+            label = b.d.find_element(By.ID, "owner-choice").text
+            check("Black" in label and "owner" in label, f"owner: the page asks Black ({label})")
+            b.shot("owner-promotion")
+            b.d.find_element(By.CSS_SELECTOR, '#candidates button[data-move="a2a1r"]').click()
+        b.wait(lambda: b.plies() >= 1, "the promotion is played")
+        want = "1Q" if owner_is_engine else "1R"
+        b.wait(lambda: b.men().get("a1") == want, f"a {want} stands on a1")
+        who = "Black's engine picks a queen" if owner_is_engine else "Black picks a rook"
+        check(b.men().get("a1") == want, f"owner: {who}, not White")
+
+
 def eviction(b):
     b.open("eviction")
     # the queen steps onto e2 and the pawn she evicts goes on to e4: three clicks
@@ -346,8 +379,8 @@ def main():
     driver = browser()
     try:
         b = Board(driver, url)
-        for scenario in [chess, pgn, result, analysis, detente, eviction, emissary, espionage, foreign_policy,
-                         watch]:
+        for scenario in [chess, pgn, result, analysis, detente, owner_promotion, eviction, emissary,
+                         espionage, foreign_policy, watch]:
             scenario(b)
         # the match's board went away with the match: its closed stream and its list, polled
         # once more, are not page errors

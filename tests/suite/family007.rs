@@ -1152,6 +1152,30 @@ fn promotion_chooser_owner_values_the_owners_pick() {
         mover - owner > 300,
         "mover picks a minor piece for Black ({mover}), owner Black a queen ({owner})"
     );
+    // asked with the pawn move's promotions only (as the referee asks the owner), the engine
+    // answers for the owner: a queen; the chooser, asked the same in 007, would give a minor
+    let pick = |variant: &str| {
+        let mut e = Engine::new();
+        e.load_variants(ini.to_str().expect("utf-8 path"))
+            .expect("loads");
+        e.set_variant(variant).expect("variant");
+        e.set_position(Some(fen), &[]).expect("fen");
+        let mut pos = e.position().clone();
+        let searchmoves = ["a2a1q", "a2a1r", "a2a1b", "a2a1n"]
+            .iter()
+            .map(|t| parse_move(&mut pos, t).expect("legal"))
+            .collect();
+        let limits = chimera::search::SearchLimits {
+            depth: Some(3),
+            searchmoves,
+            ..Default::default()
+        };
+        let r = e.search_sync(&limits, &chimera::search::Silent);
+        move_to_string(e.position(), r.best).to_string()
+    };
+    assert_eq!(pick("007-owner"), "a2a1q");
+    let chooser = pick("007");
+    assert!(chooser == "a2a1n" || chooser == "a2a1b", "{chooser}");
 }
 
 #[test]

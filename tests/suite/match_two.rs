@@ -578,3 +578,54 @@ fn turns_of_several_plies_ask_the_chooser() {
     // and the schedule really has runs of three plies by one player
     assert!(expected.windows(3).any(|w| w[0] == w[1] && w[1] == w[2]));
 }
+
+/// `promotionChooser = owner`: White chooses a ply that moves Black's pawn to the last rank;
+/// the referee asks Black's engine (`go ... searchmoves` over the four promotions), which
+/// picks a queen, where in plain 007 White's engine picks a minor piece for Black.
+#[test]
+fn the_pawns_owner_is_asked_for_its_promotion_piece() {
+    let ini = tmp("owner.ini");
+    std::fs::write(&ini, "[007-owner:007]\npromotionChooser = owner\n").expect("ini");
+    let book = tmp("owner.fen");
+    std::fs::write(&book, "7k/5K1P/6P1/8/8/8/p7/8 b - - 0 1 2 -/-\n").expect("book");
+    let first_move = |variant: &str| {
+        let pgn = tmp(&format!("{variant}.pgn"));
+        let mut a = ours("W");
+        a.extend(ours("B"));
+        a.extend(words(&format!(
+            "-each depth=3 option.VariantPath={} -variant {variant} -variants {} -openings file={} -maxmoves 3 -debug -pgnout {}",
+            ini.display(),
+            ini.display(),
+            book.display(),
+            pgn.display()
+        )));
+        let out = run(&a);
+        let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+        assert!(out.status.success(), "{stderr}");
+        let games = games_of(&pgn);
+        (games[0].moves[0].clone(), stderr)
+    };
+    let (owner, stderr) = first_move("007-owner");
+    assert!(owner.ends_with('Q') || owner.ends_with('q'), "{owner}");
+    assert!(
+        stderr
+            .lines()
+            .any(|l| l.starts_with("B < go") && l.contains("searchmoves a2a1q a2a1r a2a1b a2a1n")),
+        "{stderr}"
+    );
+    let (mover, stderr) = first_move("007");
+    assert!(!mover.ends_with('Q') && !mover.ends_with('q'), "{mover}");
+    assert!(!stderr.contains("searchmoves"));
+    // an XBoard engine cannot be asked that, so it is refused before the first game
+    let mut a = ours("W");
+    a.extend(ours("X"));
+    a.push("proto=xboard".into());
+    a.extend(words(&format!(
+        "-each depth=2 option.VariantPath={} -variant 007-owner -variants {}",
+        ini.display(),
+        ini.display()
+    )));
+    let out = run(&a);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("go searchmoves"));
+}

@@ -649,3 +649,76 @@ fn a_match_with_serve_shows_its_games_live() {
     let _ = child.kill();
     let _ = child.wait();
 }
+
+/// `promotionChooser = owner`: the state lists the moves whose piece the pawn's owner picks;
+/// an engine move asked to hold such a move returns it unplayed; asked with the promotions
+/// as `searchmoves`, the engine picks for the owner (a queen for Black here) and plays it.
+#[test]
+fn the_pawns_owner_picks_the_promotion_piece() {
+    let ini = std::env::temp_dir().join(format!("chimera-serve-owner-{}.ini", std::process::id()));
+    std::fs::write(&ini, "[007-owner:007]\npromotionChooser = owner\n").expect("ini");
+    let server = start(ServeConfig {
+        port: 0,
+        hash_mb: 4,
+        variants_file: Some(ini.to_string_lossy().into_owned()),
+        ..Default::default()
+    })
+    .expect("the server starts");
+    let fen = "7k/5K1P/6P1/8/8/8/p7/8 b - - 0 1 2 -/-";
+    let (code, game) = json_of(
+        &server,
+        "POST",
+        "/api/games",
+        Some(json!({"variant": "007-owner", "fen": fen})),
+    );
+    assert_eq!(code, 201, "{game}");
+    let id = game["id"].as_u64().expect("id");
+    let picks: Vec<&str> = game["owner_picks"]
+        .as_array()
+        .expect("owner_picks")
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    assert_eq!(picks, ["a2a1q", "a2a1r", "a2a1b", "a2a1n"]);
+    // White (the chooser) moves Black's pawn; held, nothing is played
+    let path = format!("/api/games/{id}/engine");
+    let (code, held) = json_of(
+        &server,
+        "POST",
+        &path,
+        Some(json!({"depth": 3, "hold_owner_pick": true})),
+    );
+    assert_eq!(code, 200, "{held}");
+    let move_held = held["engine"]["unplayed"]
+        .as_str()
+        .expect("unplayed")
+        .to_string();
+    assert!(move_held.starts_with("a2a1"), "{held}");
+    assert_eq!(held["plies"], 0);
+    // the owner's engine picks among the promotions: a queen
+    let (code, after) = json_of(
+        &server,
+        "POST",
+        &path,
+        Some(json!({"depth": 3, "searchmoves": picks, "hold_owner_pick": true})),
+    );
+    assert_eq!(code, 200, "{after}");
+    assert_eq!(after["history"], json!(["a2a1q"]));
+    assert_eq!(after["owner_picks"], json!([]));
+    // a bad searchmoves is refused
+    let (code, _) = json_of(
+        &server,
+        "POST",
+        &path,
+        Some(json!({"depth": 1, "searchmoves": ["z9z9"]})),
+    );
+    assert_eq!(code, 400);
+    // plain chess lists none
+    let (_, chess) = json_of(
+        &server,
+        "POST",
+        "/api/games",
+        Some(json!({"variant": "chess"})),
+    );
+    assert_eq!(chess["owner_picks"], json!([]));
+}

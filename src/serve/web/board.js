@@ -15,6 +15,7 @@ const page = {
   events: null, // the open EventSource
   engineBusy: false,
   humanMovedAt: null, // performance.now() of the last move made on the board
+  ownerChoice: null, // promotionChooser = owner: the promotions the pawn's owner picks among
   analysis: new Map(), // depth -> last line
 };
 
@@ -112,12 +113,36 @@ function engineLimits() {
   return { movetime_ms: Math.max(1, parseInt($("movetime").value, 10) || 1000) };
 }
 
-async function engineMove() {
+/// promotionChooser = owner: the chooser has picked a pawn move whose piece the pawn's owner
+/// picks among `choices`; the engine answers if it plays the owner, else the owner clicks.
+function askOwner(choices) {
+  const owner = page.state.to_move;
+  if (page.engineSeats.has(owner)) {
+    page.ownerChoice = null;
+    engineMove(choices);
+  } else {
+    page.ownerChoice = choices;
+    draw();
+  }
+}
+
+async function engineMove(searchmoves) {
   if (page.engineBusy || !isCurrent()) return;
   page.engineBusy = true;
   draw();
   try {
-    const state = await api("POST", `/api/games/${page.gameId}/engine`, engineLimits());
+    // the engine's own pick of a pawn move whose piece the owner picks comes back unplayed;
+    // asked as the owner (searchmoves), its pick is played
+    const body = Object.assign(engineLimits(), searchmoves ? { searchmoves } : { hold_owner_pick: true });
+    const state = await api("POST", `/api/games/${page.gameId}/engine`, body);
+    if (state.engine && state.engine.unplayed) {
+      // the engine chose the pawn move; its owner picks the piece
+      page.engineBusy = false;
+      show(state);
+      const held = state.engine.unplayed;
+      askOwner(state.owner_picks.filter((m) => m.slice(0, -1) === held.slice(0, -1)));
+      return;
+    }
     if (page.humanMovedAt !== null) {
       const ms = Math.round(performance.now() - page.humanMovedAt);
       $("reply-time").textContent = `engine replied ${ms} ms after your move`;
@@ -138,7 +163,8 @@ async function engineMove() {
 /// The engine moves whenever the player deciding the next ply is one it plays.
 function maybeEngineMove() {
   const s = page.state;
-  if (isCurrent() && !s.result && s.legal.length && page.engineSeats.has(s.chooser)) {
+  const waiting = page.ownerChoice !== null; // for the pawn's owner to pick a piece
+  if (isCurrent() && !s.result && s.legal.length && page.engineSeats.has(s.chooser) && !waiting) {
     engineMove();
   }
 }
@@ -235,6 +261,8 @@ function onGameEvent(ev) {
 }
 
 function show(state) {
+  const old = page.state;
+  if (!old || old.id !== state.id || old.plies !== state.plies) page.ownerChoice = null;
   page.state = state;
   page.clicks = page.clicks.filter(() => isCurrent());
   draw();
@@ -388,8 +416,19 @@ function drawCandidates() {
   const box = $("candidates");
   box.innerHTML = "";
   if (!isCurrent()) return;
+  if (page.ownerChoice) {
+    drawOwnerChoice(box, page.ownerChoice);
+    return;
+  }
   const found = page.clicks.length ? matching(page.clicks) : [];
   const complete = found.filter((m) => tokens(m).length === page.clicks.length);
+  const owners = page.state.owner_picks || [];
+  if (complete.length && complete.every((m) => owners.includes(m))) {
+    // the chooser has picked the pawn move; the piece is its owner's to pick
+    page.clicks = [];
+    askOwner(complete);
+    return;
+  }
   const passes = page.state.legal.filter((m) => tokens(m).length === 0);
   for (const m of complete.concat(passes)) {
     const b = document.createElement("button");
@@ -397,6 +436,25 @@ function drawCandidates() {
     b.dataset.move = m;
     b.addEventListener("click", () => {
       page.clicks = [];
+      play(m);
+    });
+    box.appendChild(b);
+  }
+}
+
+/// The owner's buttons: one per promotion, under a line saying whose choice it is.
+function drawOwnerChoice(box, choices) {
+  const s = page.state;
+  const label = document.createElement("div");
+  label.id = "owner-choice";
+  label.textContent = `${s.players[s.to_move]} (the pawn's owner) picks the piece:`;
+  box.appendChild(label);
+  for (const m of choices) {
+    const b = document.createElement("button");
+    b.textContent = m;
+    b.dataset.move = m;
+    b.addEventListener("click", () => {
+      page.ownerChoice = null;
       play(m);
     });
     box.appendChild(b);
