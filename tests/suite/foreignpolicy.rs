@@ -576,11 +576,11 @@ fn command_line_perft_divide_and_errors() {
         ),
         (vec!["--moves", "e1e4"], "not a legal move of South"),
         (vec!["--moves", "zz"], "cannot read move"),
-        (vec![], "missing DEPTH"),
+        (vec![], "<DEPTH>"),
     ] {
         let mut all = vec!["perft", "--variant", "foreignpolicy"];
         all.extend(args.iter());
-        if msg != "missing DEPTH" {
+        if msg != "<DEPTH>" {
             all.push("1");
         }
         let (ok, _, err) = chimera(&all);

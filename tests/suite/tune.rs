@@ -360,7 +360,7 @@ fn bad_input_is_refused_with_a_message() {
                 option,
                 value,
             ],
-            &format!("{option} takes a number"),
+            &format!("invalid value '{value}' for '{option} "),
         );
     }
     fails_with(
@@ -371,7 +371,10 @@ fn bad_input_is_refused_with_a_message() {
         &["tune", "--variant", "foreignpolicy", "--data", bad],
         "three players",
     );
-    fails_with(&["tune", "--variant", "chess"], "--data is required");
+    fails_with(
+        &["tune", "--variant", "chess"],
+        "required arguments were not provided:\n  --data <FILE>",
+    );
     fails_with(
         &["tune", "--variant", "chess", "--data", bad, "--epochs", "x"],
         "--epochs",
@@ -389,19 +392,19 @@ fn bad_input_is_refused_with_a_message() {
     fails_with(&datagen(&["--variant", "chess", "--nodes", "0"]), "--nodes");
     fails_with(
         &datagen(&["--variant", "chess", "--bogus", "1"]),
-        "unknown option '--bogus'",
+        "unexpected argument '--bogus'",
     );
     fails_with(
         &datagen(&["--variant", "chess", "--games", "2"]),
-        "--games is given twice",
+        "'--games <N>' cannot be used multiple times",
     );
     fails_with(
         &["datagen", "--variant", "chess", "--out", out],
-        "--games is required",
+        "required arguments were not provided:\n  --games <N>",
     );
     fails_with(
         &datagen(&["--variant", "chess", "--format", "csv"]),
-        "--format must be",
+        "invalid value 'csv' for '--format <packed|text>'",
     );
     fails_with(
         &datagen(&["--variant", "chess", "--book", "/no/such/book.epd"]),
@@ -864,7 +867,7 @@ fn datagen_starts_from_chess960_arrays() {
             "--out",
             dir.join("y.bin").to_str().expect("utf-8"),
         ],
-        "single or double",
+        "[possible values: single, double]",
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
