@@ -849,7 +849,10 @@ fn check_rejects_a_bad_file_with_its_place() {
 
     let (code, _, err) = chimera(&["check"]);
     assert_ne!(code, 0);
-    assert!(err.contains("required arguments were not provided:\n  <FILE>"), "{err}");
+    assert!(
+        err.contains("required arguments were not provided:\n  <FILE>"),
+        "{err}"
+    );
 }
 
 #[test]
