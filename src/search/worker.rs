@@ -241,11 +241,12 @@ impl<'a, G: Game> Worker<'a, G> {
     /// promotions of one pawn move whose piece the owner picks (`owner_asked`: the caller
     /// restricted the root to them with `searchmoves`).
     pub fn owner_asked(mut self, owner_asked: bool) -> Self {
-        let root: Vec<Move> = self.root_moves.iter().map(|r| r.mv).collect();
+        let (pos, root) = (&self.pos, &self.root_moves);
+        let pawn_move = |m: Move| (m.from(), m.to());
         self.owner_decides = owner_asked
             && root.first().is_some_and(|f| {
                 root.iter()
-                    .all(|m| self.pos.owner_picks(*m) && (m.from(), m.to()) == (f.from(), f.to()))
+                    .all(|r| pos.owner_picks(r.mv) && pawn_move(r.mv) == pawn_move(f.mv))
             });
         self
     }

@@ -17,6 +17,7 @@ use crate::moves::Move;
 use crate::position::Position;
 use crate::rules::outcome::{verdict, Outcome};
 use std::sync::atomic::AtomicBool;
+use std::time::Duration;
 
 /// Draw adjudication: after `move_number` full moves, a game whose scores stayed within
 /// `score` centipawns for `move_count` consecutive moves of every player is drawn.
@@ -265,19 +266,15 @@ fn referee(
             own: seat,
             searchmoves: None,
         };
-        let (text, used, score) = match seats[seat].request(&view, interrupt) {
-            Ok(Answer::Interrupted) => return None,
-            Ok(Answer::Resign) => {
-                let why = format!("{} resigns", who(seat));
-                return Some(Ended::loss(seat, Termination::Normal, why, false));
-            }
-            Ok(Answer::Move { text, used, score }) => (text, used, score),
-            Err(f) => return Some(Ended::fault(seat, f)),
+        let asked =
+            answer(&mut seats[seat], seat, &view, interrupt).and_then(|(text, used, score)| {
+                charge(&mut clocks[seat], seat, used, margins[seat])?;
+                Ok((text, score))
+            });
+        let (text, score) = match asked {
+            Ok(a) => a,
+            Err(ended) => return ended,
         };
-        if !clocks[seat].charge(used, margins[seat]) {
-            let why = format!("{} loses on time", who(seat));
-            return Some(Ended::loss(seat, Termination::TimeForfeit, why, false));
-        }
         let mv = match parse_move(&mut pos, &text) {
             Ok(m) => m,
             // parse_move reads an XBoard engine's O-O too
@@ -318,6 +315,44 @@ fn referee(
     }
 }
 
+/// Asks the engine in `seat` for its answer to `view`: the move text, the time it took and
+/// its score. `Err(None)`: interrupted; `Err(Some(end))`: it resigned or failed.
+fn answer(
+    client: &mut Client,
+    seat: usize,
+    view: &GameView,
+    interrupt: &AtomicBool,
+) -> Result<(String, Duration, Option<i32>), Option<Ended>> {
+    match client.request(view, interrupt) {
+        Ok(Answer::Interrupted) => Err(None),
+        Ok(Answer::Resign) => {
+            let why = format!("{} resigns", who(seat));
+            Err(Some(Ended::loss(seat, Termination::Normal, why, false)))
+        }
+        Ok(Answer::Move { text, used, score }) => Ok((text, used, score)),
+        Err(f) => Err(Some(Ended::fault(seat, f))),
+    }
+}
+
+/// Charges `used` to the clock of `seat`; a forfeit ends the game.
+fn charge(
+    clock: &mut Clock,
+    seat: usize,
+    used: Duration,
+    margin: u64,
+) -> Result<(), Option<Ended>> {
+    if clock.charge(used, margin) {
+        return Ok(());
+    }
+    let why = format!("{} loses on time", who(seat));
+    Err(Some(Ended::loss(
+        seat,
+        Termination::TimeForfeit,
+        why,
+        false,
+    )))
+}
+
 /// What asking one more player in the middle of a ply needs.
 struct Asked<'a> {
     seats: &'a mut [Client],
@@ -354,24 +389,8 @@ fn ask_owner(asked: Asked, pos: &mut Position, mv: Move) -> Result<Move, Option<
         own: seat,
         searchmoves: Some(&texts),
     };
-    let (text, used) = match asked.seats[seat].request(&view, asked.interrupt) {
-        Ok(Answer::Interrupted) => return Err(None),
-        Ok(Answer::Resign) => {
-            let why = format!("{} resigns", who(seat));
-            return Err(Some(Ended::loss(seat, Termination::Normal, why, false)));
-        }
-        Ok(Answer::Move { text, used, .. }) => (text, used),
-        Err(f) => return Err(Some(Ended::fault(seat, f))),
-    };
-    if !asked.clocks[seat].charge(used, asked.margins[seat]) {
-        let why = format!("{} loses on time", who(seat));
-        return Err(Some(Ended::loss(
-            seat,
-            Termination::TimeForfeit,
-            why,
-            false,
-        )));
-    }
+    let (text, used, _) = answer(&mut asked.seats[seat], seat, &view, asked.interrupt)?;
+    charge(&mut asked.clocks[seat], seat, used, asked.margins[seat])?;
     match texts.iter().position(|t| *t == text) {
         Some(k) => Ok(choices[k]),
         None => {

@@ -58,6 +58,16 @@ struct Shared {
     error: Option<String>,
 }
 
+impl Shared {
+    /// The result of the game of `slot`, played now or by an earlier run: into the table
+    /// and the schedule (a knockout pairs its next stage from it).
+    fn result(&mut self, slot: &Slot, white_score: f64) {
+        let [w, b] = slot.seats;
+        self.table.add(w, b, white_score);
+        self.schedule.record(&slot.round, white_score);
+    }
+}
+
 /// How a match ended.
 #[derive(Debug, PartialEq, Eq)]
 pub enum Ending {
@@ -278,8 +288,7 @@ fn tags(
 fn count(plan: &Plan, s: &mut Shared, slot: &Slot, white_score: f64) {
     let cfg = plan.cfg;
     let [w, b] = slot.seats;
-    s.table.add(w, b, white_score);
-    s.schedule.record(&slot.round, white_score);
+    s.result(slot, white_score);
     s.finished += 1;
     let interval = cfg.rating_interval as usize;
     let full = interval > 0 && s.finished.is_multiple_of(interval);
@@ -327,9 +336,7 @@ fn take_game(plan: &Plan, shared: &Mutex<Shared>) -> Option<Slot> {
                     plan.wake.notify_all();
                     return None;
                 }
-                let [w, b] = slot.seats;
-                s.table.add(w, b, f.white_score);
-                s.schedule.record(&slot.round, f.white_score);
+                s.result(&slot, f.white_score);
                 plan.wake.notify_all();
             }
             Next::Wait if s.running > 0 => {

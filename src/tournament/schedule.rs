@@ -348,6 +348,7 @@ impl Bracket {
     }
 
     fn record(&mut self, round: &str, white_score: f64) {
+        let most = self.most_games();
         let mut parts = round.split('.').map(|p| p.parse::<usize>().ok());
         let (Some(Some(stage)), Some(Some(board)), Some(Some(game))) =
             (parts.next(), parts.next(), parts.next())
@@ -382,7 +383,7 @@ impl Bracket {
             a
         } else if q > p {
             b
-        } else if enc.target < self.games + 2 * KNOCKOUT_TIEBREAK_PAIRS {
+        } else if enc.target < most {
             enc.target += 2;
             return;
         } else {
