@@ -443,10 +443,43 @@ impl Engine {
                 foreignpolicy::NAME
             )));
         }
-        let eval = eval_with(self.rules, value).map_err(EngineError::Range)?;
+        let eval = match eval_with(self.rules, value) {
+            Ok(eval) => eval,
+            Err(e) => {
+                // GUIs and referees may send EvalFile before UCI_Variant: a net of another
+                // variant waits for that variant
+                let Some(variant) = self.net_of_another_variant(value) else {
+                    return Err(EngineError::Range(e));
+                };
+                self.options.eval_file = value.to_string();
+                self.eval = Arc::new(EvalParams::new(self.rules));
+                return Ok(format!(
+                    "EvalFile {value} is a net for {variant}, used when {variant} is chosen; {}",
+                    self.eval_description()
+                ));
+            }
+        };
         self.options.eval_file = value.to_string();
         self.eval = Arc::new(eval);
         Ok(self.eval_description())
+    }
+
+    /// The variant a net file was made for, where it reads as a net and that variant is
+    /// another one than the one in play.
+    fn net_of_another_variant(&self, value: &str) -> Option<String> {
+        if value == EVAL_FILE_DEFAULT || value == EVAL_FILE_NONE {
+            return None;
+        }
+        let variant = crate::eval::nnue::embedded::made_for(value, value.as_ref())?;
+        let ours = variant == self.rules.name || self.rules.nnue_variant.as_ref() == Some(&variant);
+        (!ours).then_some(variant)
+    }
+
+    /// Which evaluation the search uses, where `EvalFile` names a net file (after a variant
+    /// switch the file may or may not fit the new variant: the user is told which).
+    pub fn eval_file_note(&self) -> Option<String> {
+        let file = self.options.eval_file.as_str();
+        (file != EVAL_FILE_DEFAULT && file != EVAL_FILE_NONE).then(|| self.eval_description())
     }
 
     /// Which evaluation the search uses, in words.

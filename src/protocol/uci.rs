@@ -235,6 +235,9 @@ impl Session {
                     .map_err(|e| e.to_string())
                     .map(|_| {
                         self.out.line(&variant_line(&self.engine));
+                        if let Some(note) = self.engine.eval_file_note() {
+                            self.out.line(&format!("info string {note}"));
+                        }
                     }),
                 None => Err("UCI_Variant needs a value".into()),
             },

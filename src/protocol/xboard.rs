@@ -370,6 +370,9 @@ impl Session {
                     Ok(()) => {
                         self.setup_lines();
                         self.tell_limits(name);
+                        if let Some(note) = self.engine.eval_file_note() {
+                            self.out.line(&format!("# {note}"));
+                        }
                     }
                     Err(e) => self.error(&e.to_string(), line),
                 }

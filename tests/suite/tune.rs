@@ -547,21 +547,27 @@ fn train_writes_a_net_the_engine_plays_with() {
         "reproducible"
     );
 
-    // the engine plays with it, and refuses what does not fit
+    // the engine plays with it, and refuses what is not a net; a net of another variant
+    // waits for that variant (referees and GUIs send EvalFile before UCI_Variant)
     let text = uci(&format!(
         "uci\nsetoption name EvalFile value {data_s}\nsetoption name UCI_Variant value espionage\n\
-         setoption name EvalFile value {net_s}\nsetoption name UCI_Variant value chess\n\
-         setoption name EvalFile value {net_s}\nposition startpos\ngo depth 3\n"
+         setoption name EvalFile value {net_s}\n\
+         setoption name UCI_Variant value chess\nposition startpos\ngo depth 3\n"
     ));
-    assert!(text.contains("NNUE evaluation with"), "{text}");
     assert!(text.contains("bestmove"), "{text}");
     assert!(
         text.contains("not a Chimera net") && text.contains("evaluation unchanged"),
         "{text}"
     );
+    let waiting = format!(
+        "info string EvalFile {net_s} is a net for chess, used when chess is chosen; \
+         espionage: rules-derived evaluation (no net)"
+    );
+    let used = format!("info string chess: NNUE evaluation with {net_s}");
+    let (w, u) = (text.find(&waiting), text.find(&used));
     assert!(
-        text.contains("the net is for 'chess', the variant is 'espionage'"),
-        "{text}"
+        w.is_some() && u.is_some() && w < u,
+        "kept for chess, then used there: {text}"
     );
 
     // damaged data: a cut record is dropped with a warning; a bad record is named

@@ -39,6 +39,15 @@ pub fn read(path: &Path) -> Result<Network, NetError> {
     file::parse(&bytes)
 }
 
+/// The variant the net `name` (a built-in net, else the file at `path`) was made for, where it
+/// reads as a net.
+pub fn made_for(name: &str, path: &Path) -> Option<String> {
+    match built_in(name) {
+        Some(net) => net.ok().map(|n| n.variant.clone()),
+        None => read(path).ok().map(|n| n.variant),
+    }
+}
+
 /// The net `name` (a built-in net, else the file at `path`) for `rules`; the error names the
 /// net and says what is wrong.
 pub fn load_for(rules: &Variant, name: &str, path: &Path) -> Result<LoadedNet, String> {
