@@ -109,6 +109,7 @@ fn datagen() -> Command {
         .arg(opt("chess960", "single|double", "fischerandom: random start arrays (double: each side its own)").value_parser(["single", "double"]))
         .arg(opt("balance", "N", "keep an opening only if an N-node search finds it within 300 cp (0: no check)").value_parser(value_parser!(u64).range(0..=100_000_000)).default_value("0"))
         .arg(opt("format", "packed|text", "packed records for train, text lines for tune").value_parser(["packed", "text"]).default_value("packed"))
+        .arg(opt("eval-file", "NET", "play with this net (a built-in name or a file made for the variant), or <none> for the rules-derived evaluation (default: the variant's own)"))
         .arg(variants_file())
 }
 

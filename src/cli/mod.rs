@@ -391,8 +391,10 @@ fn cmd_datagen(m: &ArgMatches) -> Result<(), String> {
             Some("text") => DataFormat::Text,
             _ => DataFormat::Packed,
         },
+        eval_file: text("eval-file"),
     };
     let rules = tune_variant(m)?;
+    crate::tune::datagen::evaluation(rules, cfg.eval_file.as_deref())?;
     let file = std::fs::File::create(&out_path).map_err(|e| format!("{out_path}: {e}"))?;
     let mut out = std::io::BufWriter::new(file);
     let stats = generate(rules, &cfg, &mut out, true).map_err(|e| format!("{out_path}: {e}"))?;

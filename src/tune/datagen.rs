@@ -65,6 +65,24 @@ pub struct DatagenConfig {
     pub balance_nodes: u64,
     /// What is written.
     pub format: DataFormat,
+    /// The evaluation played with: `None` the variant's own (its net, if it has one), else a
+    /// net (a built-in name or a file made for the variant), or `<none>` for the rules-derived
+    /// evaluation without a net.
+    pub eval_file: Option<String>,
+}
+
+/// The evaluation `eval_file` names for `rules` (see [`DatagenConfig::eval_file`]).
+pub fn evaluation(rules: &'static Variant, eval_file: Option<&str>) -> Result<EvalParams, String> {
+    match eval_file {
+        None => Ok(EvalParams::new(rules)),
+        Some("<none>") => Ok(EvalParams::classical(rules)),
+        Some(name) => {
+            let net = crate::eval::nnue::embedded::load_for(rules, name, name.as_ref())?;
+            let mut eval = EvalParams::classical(rules);
+            eval.set_net(Some(net));
+            Ok(eval)
+        }
+    }
 }
 
 /// How datagen writes positions.
@@ -304,6 +322,8 @@ pub fn generate(
     })
     .map_err(std::io::Error::other)?;
     let openings = &openings;
+    let eval = evaluation(rules, cfg.eval_file.as_deref()).map_err(std::io::Error::other)?;
+    let eval = &eval;
     let start = Instant::now();
     let next_game = AtomicUsize::new(0);
     let (tx, rx) = mpsc::channel::<(usize, GameRecord)>();
@@ -315,11 +335,10 @@ pub fn generate(
             scope.spawn(move || {
                 let tt = TranspositionTable::new(HASH_MB);
                 let histories = HistoryPool::new();
-                let eval = EvalParams::new(rules);
                 let checker = Checker {
                     tt: &tt,
                     histories: &histories,
-                    eval: &eval,
+                    eval,
                 };
                 loop {
                     let i = next_game.fetch_add(1, Ordering::Relaxed);

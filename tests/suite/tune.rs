@@ -480,6 +480,49 @@ fn packed_datagen_records_are_the_games_positions() {
     let again = dir.join("again.bin");
     run(&again, &["--threads", "2"]);
     assert_eq!(std::fs::read(&again).expect("written"), bytes);
+    // --eval-file: the built-in net by name is chess's own evaluation; without a net the
+    // scores are the rules-derived evaluation's
+    let named = dir.join("named.bin");
+    run(&named, &["--eval-file", "chess.nnue"]);
+    assert_eq!(std::fs::read(&named).expect("written"), bytes);
+    let rules_only = dir.join("rules.bin");
+    run(&rules_only, &["--eval-file", "<none>"]);
+    assert_ne!(std::fs::read(&rules_only).expect("written"), bytes);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `datagen --eval-file` refuses a net of another variant or a file that is no net before
+/// it writes anything.
+#[test]
+fn datagen_refuses_an_eval_file_that_does_not_fit() {
+    let dir = scratch("evalfile");
+    let out = dir.join("never.bin");
+    let out_s = out.to_str().expect("utf-8");
+    let args = |net: &str| {
+        [
+            "datagen",
+            "--variant",
+            "espionage",
+            "--games",
+            "1",
+            "--eval-file",
+            net,
+            "--out",
+            out_s,
+        ]
+        .map(String::from)
+    };
+    fails_with(
+        &args("chess.nnue"),
+        "built-in net chess.nnue: made for another game: the net is for 'chess', the variant is 'espionage'",
+    );
+    let not_a_net = dir.join("notes.txt");
+    std::fs::write(&not_a_net, "not a net").expect("write");
+    fails_with(
+        &args(not_a_net.to_str().expect("utf-8")),
+        "not a Chimera net (no CHIMNNUE magic)",
+    );
+    assert!(!out.exists(), "nothing written");
     let _ = std::fs::remove_dir_all(&dir);
 }
 
