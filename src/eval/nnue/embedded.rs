@@ -12,8 +12,13 @@ use std::sync::{Arc, Mutex};
 
 /// The built-in nets: the name variants.ini uses for each, and its bytes (`nets/` of the
 /// source tree; docs/strength.md gives each one's data and command lines).
-pub const BUILT_IN: &[(&str, &[u8])] =
-    &[("chess.nnue", include_bytes!("../../../nets/chess.nnue"))];
+pub const BUILT_IN: &[(&str, &[u8])] = &[
+    ("chess.nnue", include_bytes!("../../../nets/chess.nnue")),
+    (
+        "garrison.nnue",
+        include_bytes!("../../../nets/garrison.nnue"),
+    ),
+];
 
 /// Built-in nets parsed so far.
 static PARSED: Lazy<Mutex<HashMap<&'static str, Arc<Network>>>> =

@@ -264,10 +264,9 @@ fn built_in_nets_load_for_their_variants() {
         }
     }
     assert!(with_net.contains(&"chess".to_string()), "{with_net:?}");
-    assert!(
-        with_net.contains(&"fischerandom".to_string()),
-        "{with_net:?}"
-    );
+    for variant in ["fischerandom", "garrison"] {
+        assert!(with_net.contains(&variant.to_string()), "{with_net:?}");
+    }
     for (name, bytes) in embedded::BUILT_IN {
         assert!(file::parse(bytes).is_ok(), "{name}");
     }
