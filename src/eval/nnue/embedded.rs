@@ -18,6 +18,10 @@ pub const BUILT_IN: &[(&str, &[u8])] = &[
         "garrison.nnue",
         include_bytes!("../../../nets/garrison.nnue"),
     ),
+    (
+        "periphery.nnue",
+        include_bytes!("../../../nets/periphery.nnue"),
+    ),
 ];
 
 /// Built-in nets parsed so far.
