@@ -264,7 +264,13 @@ fn built_in_nets_load_for_their_variants() {
         }
     }
     assert!(with_net.contains(&"chess".to_string()), "{with_net:?}");
-    for variant in ["fischerandom", "garrison", "periphery"] {
+    for variant in [
+        "fischerandom",
+        "garrison",
+        "periphery",
+        "bracket",
+        "triangulation",
+    ] {
         assert!(with_net.contains(&variant.to_string()), "{with_net:?}");
     }
     for (name, bytes) in embedded::BUILT_IN {
