@@ -101,23 +101,6 @@ fn wrong_colour(pos: &Position, text: &str) -> Option<String> {
     })
 }
 
-/// The evaluation `EvalFile = value` gives `rules` (see [`EVAL_FILE_DEFAULT`]), or why the
-/// net it names cannot be used there.
-fn eval_with(rules: &'static Variant, value: &str) -> Result<EvalParams, String> {
-    let net = match value {
-        EVAL_FILE_DEFAULT => EvalParams::variant_net(rules).transpose()?,
-        EVAL_FILE_NONE => None,
-        path => Some(crate::eval::nnue::embedded::load_for(
-            rules,
-            path,
-            path.as_ref(),
-        )?),
-    };
-    let mut eval = EvalParams::classical(rules);
-    eval.set_net(net);
-    Ok(eval)
-}
-
 /// Tunable options.
 #[derive(Clone, Debug)]
 pub struct EngineOptions {
@@ -138,10 +121,7 @@ pub struct EngineOptions {
     pub eval_file: String,
 }
 
-/// `EvalFile`'s value for the variant's own net (`nnueFile`), where it has one.
-pub const EVAL_FILE_DEFAULT: &str = "<default>";
-/// `EvalFile`'s value for the rules-derived evaluation without a net.
-pub const EVAL_FILE_NONE: &str = "<none>";
+pub use crate::eval::{EVAL_FILE_DEFAULT, EVAL_FILE_NONE};
 
 /// How Foreign Policy (three players) is searched (C.5).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -422,7 +402,7 @@ impl Engine {
     /// The evaluation `EvalFile` asks for in `rules`: a net file that was made for another
     /// variant leaves the variant's own evaluation in place (it is logged).
     fn eval_for(&self, rules: &'static Variant) -> EvalParams {
-        eval_with(rules, &self.options.eval_file).unwrap_or_else(|e| {
+        EvalParams::from_eval_file(rules, &self.options.eval_file).unwrap_or_else(|e| {
             log::info!("EvalFile {e}; {} keeps its own evaluation", rules.name);
             EvalParams::new(rules)
         })
@@ -443,7 +423,7 @@ impl Engine {
                 foreignpolicy::NAME
             )));
         }
-        let eval = match eval_with(self.rules, value) {
+        let eval = match EvalParams::from_eval_file(self.rules, value) {
             Ok(eval) => eval,
             Err(e) => {
                 // GUIs and referees may send EvalFile before UCI_Variant: a net of another
@@ -470,9 +450,10 @@ impl Engine {
         if value == EVAL_FILE_DEFAULT || value == EVAL_FILE_NONE {
             return None;
         }
-        let variant = crate::eval::nnue::embedded::made_for(value, value.as_ref())?;
-        let ours = variant == self.rules.name || self.rules.nnue_variant.as_ref() == Some(&variant);
-        (!ours).then_some(variant)
+        let net = crate::eval::nnue::embedded::named(value, value.as_ref())
+            .0
+            .ok()?;
+        (!net.is_for(self.rules)).then(|| net.variant.clone())
     }
 
     /// Which evaluation the search uses, where `EvalFile` names a net file (after a variant

@@ -19,6 +19,11 @@ pub mod terms;
 pub mod weights;
 
 use terms::{Sink, Terms};
+
+/// `EvalFile`'s value for the variant's own net (`nnueFile`), where it has one.
+pub const EVAL_FILE_DEFAULT: &str = "<default>";
+/// `EvalFile`'s value for the rules-derived evaluation without a net.
+pub const EVAL_FILE_NONE: &str = "<none>";
 use weights::{FEATURES, WEIGHTS};
 
 use crate::geometry::{Bitboard, Color, Square};
@@ -162,6 +167,20 @@ impl EvalParams {
             None => {}
         }
         params
+    }
+
+    /// The evaluation `EvalFile = value` gives `rules` ([`EVAL_FILE_DEFAULT`],
+    /// [`EVAL_FILE_NONE`], or a net: a built-in name or a file), or why the net it names cannot
+    /// be used there.
+    pub fn from_eval_file(rules: &'static Variant, value: &str) -> Result<EvalParams, String> {
+        let net = match value {
+            EVAL_FILE_DEFAULT => EvalParams::variant_net(rules).transpose()?,
+            EVAL_FILE_NONE => None,
+            path => Some(nnue::embedded::load_for(rules, path, path.as_ref())?),
+        };
+        let mut eval = EvalParams::classical(rules);
+        eval.set_net(net);
+        Ok(eval)
     }
 
     /// The net `nnueFile` names for `rules`, loaded, if the variant names one.

@@ -65,9 +65,9 @@ pub struct DatagenConfig {
     pub balance_nodes: u64,
     /// What is written.
     pub format: DataFormat,
-    /// The evaluation played with: `None` the variant's own (its net, if it has one), else a
-    /// net (a built-in name or a file made for the variant), or `<none>` for the rules-derived
-    /// evaluation without a net.
+    /// The evaluation played with: `None` the variant's own (its net, if it has one), else
+    /// what `EvalFile` would choose ([`EvalParams::from_eval_file`]: a net, a built-in name or
+    /// a file made for the variant, or `<none>` for the rules-derived evaluation).
     pub eval_file: Option<String>,
 }
 
@@ -75,13 +75,7 @@ pub struct DatagenConfig {
 pub fn evaluation(rules: &'static Variant, eval_file: Option<&str>) -> Result<EvalParams, String> {
     match eval_file {
         None => Ok(EvalParams::new(rules)),
-        Some("<none>") => Ok(EvalParams::classical(rules)),
-        Some(name) => {
-            let net = crate::eval::nnue::embedded::load_for(rules, name, name.as_ref())?;
-            let mut eval = EvalParams::classical(rules);
-            eval.set_net(Some(net));
-            Ok(eval)
-        }
+        Some(value) => EvalParams::from_eval_file(rules, value),
     }
 }
 

@@ -48,22 +48,18 @@ pub fn read(path: &Path) -> Result<Network, NetError> {
     file::parse(&bytes)
 }
 
-/// The variant the net `name` (a built-in net, else the file at `path`) was made for, where it
-/// reads as a net.
-pub fn made_for(name: &str, path: &Path) -> Option<String> {
+/// The net `name` (a built-in net, else the file at `path`) and how to name its source.
+pub fn named(name: &str, path: &Path) -> (Result<Arc<Network>, NetError>, String) {
     match built_in(name) {
-        Some(net) => net.ok().map(|n| n.variant.clone()),
-        None => read(path).ok().map(|n| n.variant),
+        Some(net) => (net, format!("built-in net {name}")),
+        None => (read(path).map(Arc::new), path.display().to_string()),
     }
 }
 
 /// The net `name` (a built-in net, else the file at `path`) for `rules`; the error names the
 /// net and says what is wrong.
 pub fn load_for(rules: &Variant, name: &str, path: &Path) -> Result<LoadedNet, String> {
-    let (net, source) = match built_in(name) {
-        Some(net) => (net, format!("built-in net {name}")),
-        None => (read(path).map(Arc::new), path.display().to_string()),
-    };
+    let (net, source) = named(name, path);
     net.and_then(|net| LoadedNet::new(net, rules, &source))
         .map_err(|e| format!("{source}: {e}"))
 }

@@ -108,10 +108,16 @@ impl Network {
         (raw * self.scale as i64 / (QA * QB) as i64) as i32
     }
 
+    /// Whether this net was made for `rules`' variant, or for the one it accepts nets of
+    /// (`nnueVariant`).
+    pub fn is_for(&self, rules: &Variant) -> bool {
+        self.variant == rules.name || rules.nnue_variant.as_ref() == Some(&self.variant)
+    }
+
     /// Whether this net fits `rules`: the same board and the same man types (matched by letter),
     /// made for that variant. The error says what differs.
     pub fn check_fits(&self, rules: &Variant) -> Result<(), NetError> {
-        if self.variant != rules.name && rules.nnue_variant.as_ref() != Some(&self.variant) {
+        if !self.is_for(rules) {
             return Err(NetError::Mismatch(format!(
                 "the net is for '{}', the variant is '{}'",
                 self.variant, rules.name
