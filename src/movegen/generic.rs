@@ -529,9 +529,11 @@ pub fn noisy_legal_moves(pos: &mut Position, list: &mut MoveList) -> bool {
     let mut pseudo = MoveList::new();
     generate_pseudo(pos, &mut pseudo);
     let mover = pos.mechanics().mover();
+    // the mechanic's moves are listed only where some of them may capture or promote
+    let listed = mover.filter(|m| m.may_be_noisy(pos));
     // a mechanic that lists its legal moves judges them by its own rules
-    let own_legal = mover.filter(|m| m.generates_legal());
-    match mover {
+    let own_legal = listed.filter(|m| m.generates_legal());
+    match listed {
         Some(mover) if own_legal.is_none() => mover.generate(pos, &mut pseudo),
         _ => {}
     }
@@ -547,11 +549,27 @@ pub fn noisy_legal_moves(pos: &mut Position, list: &mut MoveList) -> bool {
             list.push(m);
         }
     }
-    !list.is_empty()
+    if !list.is_empty()
         || !own.is_empty()
         || pseudo
             .iter()
             .any(|&m| !is_noisy(pos, m) && is_legal(pos, &lg, m))
+    {
+        return true;
+    }
+    // no legal move listed: the unlisted moves of the mechanic decide
+    mover.is_some_and(|own| listed.is_none() && has_legal_own(pos, &lg, own))
+}
+
+/// Whether `mover` has a legal move of its own in `pos`.
+fn has_legal_own(pos: &mut Position, lg: &Legality, mover: &dyn Mechanic) -> bool {
+    let mut own = MoveList::new();
+    if mover.generates_legal() {
+        mover.generate_legal(pos, lg, &mut own);
+        return !own.is_empty();
+    }
+    mover.generate(pos, &mut own);
+    own.iter().any(|&m| is_legal(pos, lg, m))
 }
 
 /// Legal moves by playing and testing every pseudo-legal move: the reference for
@@ -705,9 +723,14 @@ pub fn is_capture(pos: &Position, m: Move) -> bool {
         MoveKind::Castling => false,
         MoveKind::Normal => pos.piece_at(m.to()).is_some(),
         MoveKind::Special => {
-            // the mechanic's word, when it says what the move changes (enemy men removed)
-            if let Some(c) = pos.mechanics().mover().and_then(|own| own.change(pos, m)) {
-                return c.captured.any();
+            // the mechanic's word, when it says whether the move captures or what it changes
+            if let Some(own) = pos.mechanics().mover() {
+                if let Some(c) = own.captures(pos, m) {
+                    return c;
+                }
+                if let Some(c) = own.change(pos, m) {
+                    return c.captured.any();
+                }
             }
             // by net effect: fewer men of the other colour once all edits are done (a man of
             // theirs moved by the edits, or swapped with one of ours, is not captured)

@@ -181,6 +181,20 @@ pub trait Mechanic: AsAny + Send + Sync + 'static {
         None
     }
 
+    /// Whether its pseudo-legal move `m` captures, when it can tell at once (moves that never
+    /// capture); `None` (the default): the search reads it from [`Mechanic::change`] or the
+    /// edits.
+    fn captures(&self, _pos: &Position, _m: Move) -> Option<bool> {
+        None
+    }
+
+    /// Whether any of its moves in `pos` may capture or promote. `false` lets quiescence, which
+    /// searches only such moves, leave the mechanic's moves unlisted; `true` (the default) is
+    /// always sound.
+    fn may_be_noisy(&self, _pos: &Position) -> bool {
+        true
+    }
+
     /// Whether every move it generates has an effect that no other legal move of the position
     /// has (no ordinary move, none of its own): the generator then skips merging moves by
     /// their resulting key.

@@ -57,7 +57,7 @@
 //! block).
 
 use super::relocation::{approach_targets, direction, end_types, promotion, PawnApproach};
-use crate::geometry::attacks::{bishop_attacks, line, rook_attacks};
+use crate::geometry::attacks::{between, bishop_attacks, line, rook_attacks};
 use crate::geometry::{Bitboard, Color, Square};
 use crate::movegen::generic;
 use crate::moves::{Move, MoveList, MoveText};
@@ -163,6 +163,17 @@ impl Mechanic for Cascade {
         Some(Change::net(pos, left, arrived, king_to))
     }
 
+    fn captures(&self, _pos: &Position, _m: Move) -> Option<bool> {
+        Some(false)
+    }
+
+    /// Cascades never capture; on orthodox data one promotes only a pawn that a chain lifts at
+    /// most two ranks, or that a push train moves along its file or a forward diagonal (no
+    /// enemy man in the way), into the promotion zone.
+    fn may_be_noisy(&self, pos: &Position) -> bool {
+        !self.fast || may_promote(pos)
+    }
+
     fn count_moves(&self, pos: &mut Position, lg: &Legality) -> Option<usize> {
         if !self.fast || !lg.decides() {
             return None;
@@ -177,6 +188,46 @@ impl Mechanic for Cascade {
         enumerate(pos, self.stops, &mut count);
         Some(count.n)
     }
+}
+
+/// Whether a cascade of the side to move may promote a pawn, on orthodox data (promotion on
+/// the last rank): a pawn within two ranks of it (a chain lifts a man at most a Knight's two
+/// ranks), or a push train that can carry a pawn along its file or a forward diagonal to the
+/// last rank: a friendly slider of that line behind the pawn and no enemy man from the slider
+/// to the last rank (a train never passes one).
+fn may_promote(pos: &Position) -> bool {
+    let rules = pos.rules();
+    let us = pos.side_to_move();
+    let pawns = pos.pieces_of(us, PieceType::PAWN);
+    if pawns.is_empty() {
+        return false;
+    }
+    let last = if us == Color::White { 7 } else { 0 };
+    if rules.promotion_region[us.index()] != rules.shape.rank_bb(last) {
+        return true;
+    }
+    let theirs = pos.pieces(us.flip());
+    let queens = pos.pieces_of(us, PieceType::QUEEN);
+    let orthogonal = pos.pieces_of(us, PieceType::ROOK) | queens;
+    let diagonal = pos.pieces_of(us, PieceType::BISHOP) | queens;
+    let f = us.forward();
+    pawns.into_iter().any(|p| {
+        let k = (last - p.rank()).abs();
+        if k <= 2 {
+            return true;
+        }
+        [(0, orthogonal), (-1, diagonal), (1, diagonal)]
+            .into_iter()
+            .any(|(df, sliders)| {
+                let Some(z) = p.offset(df * k, f * k) else {
+                    return false;
+                };
+                ((between(p, z) | z.bb()) & theirs).is_empty()
+                    && (sliders & line(p, z))
+                        .into_iter()
+                        .any(|s| between(s, z).has(p) && (between(s, p) & theirs).is_empty())
+            })
+    })
 }
 
 /// Payload bit of a leaper's or pawn's chain.

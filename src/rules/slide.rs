@@ -49,7 +49,8 @@ use crate::movegen::generic;
 use crate::moves::{Move, MoveKind, MoveList, MoveText};
 use crate::piece::{Piece, PieceType};
 use crate::position::{
-    Built, EditList, Hooks, Legality, Mechanic, MechanicSpec, Position, ShortcutMasks, StateLayout,
+    Built, Change, EditList, Hooks, Legality, Mechanic, MechanicSpec, Position, ShortcutMasks,
+    StateLayout,
 };
 use crate::variant::{generator_is_orthodox, Rules, Section};
 
@@ -269,6 +270,24 @@ impl Mechanic for Slide {
 
     fn edits(&self, pos: &Position, m: Move, out: &mut EditList) {
         edits(pos, m, out);
+    }
+
+    fn change(&self, pos: &Position, m: Move) -> Option<Change> {
+        if m.payload() & CASTLING != 0 {
+            return None;
+        }
+        // the man leaves o for t'; a man on t (the first leg's capture) and an en-passant
+        // victim are removed, and o may be t' again (a capture on t, then back)
+        let (o, t, t2) = (m.from(), m.to(), slide_square(m));
+        let man = pos.piece_at(o);
+        let mut removed = t.bb() & pos.occupied();
+        if m.payload() & EP != 0 {
+            removed |= ep_victim(t, man.color()).bb();
+        }
+        let king_to = (man.kind() == PieceType::KING && t2 != o).then_some(t2);
+        let mut c = Change::net(pos, o.bb() | removed, t2.bb(), king_to);
+        c.captured |= removed & !t2.bb();
+        Some(c)
     }
 
     fn write_move(&self, pos: &Position, m: Move, out: &mut MoveText) {

@@ -206,6 +206,16 @@ impl Mechanic for Swap {
         true
     }
 
+    fn change(&self, pos: &Position, m: Move) -> Option<Change> {
+        // a swap changes no occupancy; a redeployment's x stays occupied (by Y), so it
+        // changes the board as a move of X from y to t would (no King is ever swapped)
+        Some(if self.then_move {
+            Change::net(pos, m.to().bb(), target(m).bb(), None)
+        } else {
+            Change::NONE
+        })
+    }
+
     fn count_moves(&self, pos: &mut Position, lg: &Legality) -> Option<usize> {
         if self.then_move {
             return Some(self.count_redeployments(pos, lg));

@@ -136,6 +136,9 @@ const ORDER_KILLER: i32 = 1 << 26;
 /// See [`ORDER_TT_MOVE`]: captures that lose material by static exchange come after the
 /// killers (still above every quiet move's history).
 const ORDER_BAD_CAPTURE: i32 = 1 << 25;
+/// Above every quiet move's history score and below every capture, promotion and killer:
+/// once a move ordered below it is picked, every move still to pick is an ordinary quiet.
+const ORDER_QUIETS_BELOW: i32 = 1 << 24;
 /// SEE pruning: the deepest remaining depth at which moves losing material by static
 /// exchange are skipped at non-PV nodes.
 const SEE_PRUNE_MAX_DEPTH: i32 = 6;
@@ -679,6 +682,10 @@ impl<'a, G: Game> Worker<'a, G> {
                 && best > -MATE_BOUND
                 && prunes_quiet(depth, i, improving, static_eval, alpha)
             {
+                // the quiets still to pick come later at no higher alpha: pruned as well
+                if scores[i] < ORDER_QUIETS_BELOW && next <= n {
+                    next = n;
+                }
                 continue;
             }
             if !is_pv && !checked && best > -MATE_BOUND && self.see_prunes(m, quiet, depth) {

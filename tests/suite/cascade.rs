@@ -174,6 +174,43 @@ fn extra_positions_agree_with_the_model() {
     }
 }
 
+/// Quiescence's moves (captures and promotions, staged) where a cascade promotes far from the
+/// last rank and where none can: they are the legal list's noisy moves, in its order, and the
+/// side is said to have moves even when only cascades are legal.
+#[test]
+fn quiescence_lists_every_promoting_cascade() {
+    use chimera::movegen::generic::{is_noisy, legal_moves, noisy_legal_moves};
+    use chimera::moves::MoveList;
+    let cases = [
+        // a Rook pushes the a3 pawn up the open file to a8; a Bishop pushes c3 to h8
+        ("4k3/8/8/8/8/P1P5/1B6/R3K3 w - - 0 1", true),
+        // the same, for Black: a Queen behind the pawn on its file
+        ("r3k3/1b6/p1p5/8/8/8/8/4K3 b - - 0 1", true),
+        // an enemy man on the file and the diagonal: no cascade promotes
+        ("n3k2r/8/8/8/8/P1P5/1B6/R3K3 w - - 0 1", false),
+        // a pawn on the 6th: a Knight's chain lifts it two ranks (c4b6,b6a8)
+        ("4k3/8/1P6/8/2N5/8/8/4K3 w - - 0 1", true),
+        // only a cascade is legal (h1g1,g1f1): the Knight is pinned, the pawn blocked, g2
+        // attacked
+        ("k7/8/8/8/8/7p/7P/r5NK w - - 0 1", false),
+    ];
+    for (fen, promotes) in cases {
+        let mut p = pos(V, fen);
+        let mut all = MoveList::new();
+        legal_moves(&mut p, &mut all);
+        let want: Vec<_> = all.iter().copied().filter(|&m| is_noisy(&p, m)).collect();
+        let mut noisy = MoveList::new();
+        let any = noisy_legal_moves(&mut p, &mut noisy);
+        assert_eq!(noisy.as_slice(), want.as_slice(), "{fen}");
+        assert_eq!(any, !all.is_empty(), "{fen}");
+        let promotions = noisy
+            .iter()
+            .filter(|m| m.promotion_type().is_some())
+            .count();
+        assert_eq!(promotions > 0, promotes, "{fen}: {promotions} promotions");
+    }
+}
+
 #[test]
 fn promotion_castling_rights_and_en_passant() {
     // a pushed pawn reaching the last rank promotes, each choice a move, its letter on its leg
