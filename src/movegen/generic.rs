@@ -542,11 +542,20 @@ pub fn noisy_legal_moves(pos: &mut Position, list: &mut MoveList) -> bool {
             list.push(m);
         }
     }
+    // whether every legal move of the mechanic's is in `pseudo` or `own`
+    let mut own_all = listed.is_some();
     let mut own = MoveList::new();
     if let Some(mover) = own_legal {
-        mover.generate_legal(pos, &lg, &mut own);
-        for &m in own.iter().filter(|&&m| is_noisy(pos, m)) {
-            list.push(m);
+        if mover.generate_noisy_legal(pos, &lg, &mut own) {
+            own_all = false;
+            for &m in own.iter() {
+                list.push(m);
+            }
+        } else {
+            mover.generate_legal(pos, &lg, &mut own);
+            for &m in own.iter().filter(|&&m| is_noisy(pos, m)) {
+                list.push(m);
+            }
         }
     }
     if !list.is_empty()
@@ -557,8 +566,8 @@ pub fn noisy_legal_moves(pos: &mut Position, list: &mut MoveList) -> bool {
     {
         return true;
     }
-    // no legal move listed: the unlisted moves of the mechanic decide
-    mover.is_some_and(|own| listed.is_none() && has_legal_own(pos, &lg, own))
+    // no legal move listed: the mechanic's moves not listed decide
+    mover.is_some_and(|own| !own_all && has_legal_own(pos, &lg, own))
 }
 
 /// Whether `mover` has a legal move of its own in `pos`.

@@ -173,6 +173,19 @@ pub trait Mechanic: AsAny + Send + Sync + 'static {
     /// [`Mechanic::generates_legal`]); `lg` is the node's legality facts.
     fn generate_legal(&self, _pos: &mut Position, _lg: &Legality, _list: &mut MoveList) {}
 
+    /// Appends to `list` those of its legal moves that capture or promote (quiescence's), in
+    /// the order [`Mechanic::generate_legal`] gives them, when it can find them without listing
+    /// all its moves, and returns `true`; `false` (the default): the generator lists them all
+    /// and keeps those. Only asked when [`Mechanic::generates_legal`].
+    fn generate_noisy_legal(
+        &self,
+        _pos: &mut Position,
+        _lg: &Legality,
+        _list: &mut MoveList,
+    ) -> bool {
+        false
+    }
+
     /// What its pseudo-legal move `m` does to the board, as the King's safety sees it
     /// ([`crate::position::Change`]), when it can say so without building the move's edits; the
     /// generator judges the move's legality by it and the search tells a capture by it.

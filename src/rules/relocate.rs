@@ -132,6 +132,11 @@ pub struct Relocate {
     /// Displacement: `back[o][s]`, the square one step back from `s` along the line from `o`
     /// (`o` itself after a leap), 64 if off the board.
     back: Box<[[u8; 64]; 64]>,
+    /// For each colour, the squares from which one of its pawns may end a relocation in its
+    /// promotion region: within as many ranks of it as a relocation moves a man (a pawn's
+    /// approach by its double step, a launch, a displacement to a Knight's origin: two; a bump
+    /// as far as a step of any type).
+    promotion_reach: [Bitboard; 2],
 }
 
 fn build(ctx: &Section, rules: &mut Rules, _state: &mut StateLayout) -> Built {
@@ -313,6 +318,12 @@ struct Route {
 }
 
 impl Route {
+    /// The square `T` where move `m` puts B.
+    #[inline(always)]
+    fn of_target(m: Move) -> Square {
+        Square::new((m.payload() & 63) as u8)
+    }
+
     /// The route of a move of this mechanic.
     #[inline]
     fn of(pos: &Position, m: Move) -> Route {
@@ -321,7 +332,7 @@ impl Route {
         Route {
             o,
             s,
-            t: Square::new((p & 63) as u8),
+            t: Route::of_target(m),
             ta: m.promotion_type().unwrap_or_else(|| pos.piece_at(o).kind()),
             tb: promo_of_code(pos.rules(), p >> 6).unwrap_or_else(|| pos.piece_at(s).kind()),
         }
@@ -501,6 +512,27 @@ impl Relocate {
                 }
             }
         }
+        let mut lift = 2;
+        if relocation == Relocation::Bump {
+            for (t, color, sq) in rules
+                .piece_types()
+                .flat_map(|t| Color::ALL.into_iter().map(move |c| (t, c)))
+                .flat_map(|(t, c)| Square::all().map(move |sq| (t, c, sq)))
+            {
+                for n in steps[t.index()][color.index()][sq.index()] {
+                    lift = lift.max((n.rank() - sq.rank()).abs());
+                }
+            }
+        }
+        let promotion_reach = Color::ALL.map(|c| {
+            let zone = rules.promotion_region[c.index()];
+            Square::all()
+                .filter(|sq| {
+                    zone.into_iter()
+                        .any(|z| (z.rank() - sq.rank()).abs() <= lift)
+                })
+                .fold(Bitboard::EMPTY, |b, sq| b | sq.bb())
+        });
         let mut back = Box::new([[64u8; 64]; 64]);
         for o in Square::all() {
             for s in Square::all() {
@@ -519,6 +551,7 @@ impl Relocate {
             pawn_backward,
             capture,
             steps,
+            promotion_reach,
         }
     }
 
@@ -1005,6 +1038,20 @@ impl Mechanic for Relocate {
     /// tests hold the generator to this: `assert_generated_once`).
     fn moves_are_distinct(&self) -> bool {
         true
+    }
+
+    /// A goes onto a friend, so only B's square `T` can hold a man it captures.
+    fn captures(&self, pos: &Position, m: Move) -> Option<bool> {
+        let t = Route::of_target(m);
+        Some(pos.pieces(pos.side_to_move().flip()).has(t))
+    }
+
+    /// Only a launch with `relocationCapture` captures; a pawn promotes only from near its
+    /// promotion region.
+    fn may_be_noisy(&self, pos: &Position) -> bool {
+        let us = pos.side_to_move();
+        self.capture
+            || (pos.pieces_of(us, PieceType::PAWN) & self.promotion_reach[us.index()]).any()
     }
 
     fn count_moves(&self, pos: &mut Position, lg: &Legality) -> Option<usize> {

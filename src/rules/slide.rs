@@ -344,16 +344,19 @@ impl Mechanic for Slide {
     fn generate_legal(&self, pos: &mut Position, _lg: &Legality, list: &mut MoveList) {
         let mut own = MoveList::new();
         self.generate(pos, &mut own);
-        let king = single_king(pos);
-        for &m in own.iter() {
-            let legal = match self.judge(pos, m, king, None) {
-                Some(legal) => legal,
-                None => generic::legal_when_played(pos, m),
-            };
-            if legal {
-                list.push(m);
-            }
-        }
+        self.keep_legal(pos, &own, list);
+    }
+
+    fn generate_noisy_legal(
+        &self,
+        pos: &mut Position,
+        _lg: &Legality,
+        list: &mut MoveList,
+    ) -> bool {
+        let mut own = MoveList::new();
+        self.each_noisy_move(pos, &mut |m| own.push(m));
+        self.keep_legal(pos, &own, list);
+        true
     }
 
     fn attacked(&self, pos: &Position, sq: Square, by: Color) -> bool {
@@ -517,11 +520,31 @@ impl Slide {
 
     /// [`Slide::each_move`] without the moves of the men on `skip`.
     fn each_move_except(&self, pos: &Position, skip: Bitboard, out: &mut impl FnMut(Move)) {
+        self.each_move_of(pos, skip, false, out);
+    }
+
+    /// [`Slide::each_move`], only the moves that capture or promote (in the same order).
+    fn each_noisy_move(&self, pos: &Position, out: &mut impl FnMut(Move)) {
+        self.each_move_of(pos, Bitboard::EMPTY, true, out);
+    }
+
+    /// [`Slide::each_move`] without the moves of the men on `skip`, and only those that
+    /// capture or promote when `noisy_only`.
+    fn each_move_of(
+        &self,
+        pos: &Position,
+        skip: Bitboard,
+        noisy_only: bool,
+        out: &mut impl FnMut(Move),
+    ) {
         let rules = pos.rules();
         let us = pos.side_to_move();
         let own = pos.pieces(us);
         let occ = pos.occupied();
-        let mut origin = Origin::default();
+        let mut origin = Origin {
+            noisy_only,
+            ..Origin::default()
+        };
         for o in own & !skip {
             let man = pos.piece_at(o);
             let reach = orthodox_reach(man, o, occ);
@@ -562,6 +585,20 @@ impl Slide {
                 if base.kind() == MoveKind::Castling {
                     self.slides_after(pos, base, false, &mut origin, out);
                 }
+            }
+        }
+    }
+
+    /// Appends the legal moves of `moves` (slide moves of `pos`) to `list`.
+    fn keep_legal(&self, pos: &mut Position, moves: &MoveList, list: &mut MoveList) {
+        let king = single_king(pos);
+        for &m in moves.iter() {
+            let legal = match self.judge(pos, m, king, None) {
+                Some(legal) => legal,
+                None => generic::legal_when_played(pos, m),
+            };
+            if legal {
+                list.push(m);
             }
         }
     }
@@ -764,15 +801,26 @@ impl Slide {
             MoveKind::EnPassant => flags = EP,
             _ => {}
         }
-        let targets = self.to[t.index()] & !own;
-        if targets.is_empty() {
-            return;
-        }
+        let mut targets = self.to[t.index()] & !own;
         let man = pos.piece_at(o);
         let moved = match base.promotion_type() {
             Some(p) => Piece::new(us, p),
             None => man,
         };
+        let first_leg_noisy = base.kind() == MoveKind::EnPassant
+            || base.promotion_type().is_some()
+            || (base.kind() == MoveKind::Normal && pos.occupied().has(t));
+        if origin.noisy_only && !first_leg_noisy {
+            // the slide must capture, or promote a pawn
+            let mut wanted = pos.pieces(us.flip());
+            if moved.kind() == PieceType::PAWN {
+                wanted |= pos.rules().promotion_region[us.index()];
+            }
+            targets &= wanted;
+        }
+        if targets.is_empty() {
+            return;
+        }
         // the first leg lands on an empty square and captures nothing
         let quiet = base.kind() == MoveKind::Normal && !pos.occupied().has(t);
         // a piece keeps its type (orthodox regions: the whole board); a pawn may promote
@@ -995,6 +1043,8 @@ fn pawn_moves_to(
 /// them: computed once per origin.
 #[derive(Default)]
 struct Origin {
+    /// Only the routes that capture or promote are wanted (quiescence's moves).
+    noisy_only: bool,
     sq: Option<Square>,
     /// Where a plain move goes (empty squares and enemy men).
     plain: Bitboard,

@@ -406,3 +406,25 @@ fn model_perft_of_the_whole_suite() {
         }
     }
 }
+
+/// Quiescence's moves in the three relocation variants: the legal list's captures and
+/// promotions (a pawn promoting as A or as B, by a step, a Knight's leap or a launch), where
+/// pawns stand near their last rank and where none can promote.
+#[test]
+fn quiescence_lists_the_promoting_relocations() {
+    let near = [
+        // A (pawn g7) approaches the Knight h8; a Knight bumps or launches the pawn e6
+        "4k2N/6P1/4P3/3N4/8/8/8/4K3 w - - 0 1",
+        // the same for Black
+        "4k3/8/8/8/3n4/4p3/6p1/4K2n b - - 0 1",
+    ];
+    let far = "4k3/8/8/8/3N4/4P3/8/4K3 w - - 0 1";
+    for v in ["bump", "displacement", "launch"] {
+        let mut promotions = 0;
+        for fen in near {
+            promotions += assert_noisy_is_the_legal_subset(&mut pos(v, fen));
+        }
+        assert!(promotions > 0, "{v}: no promotion listed");
+        assert_eq!(assert_noisy_is_the_legal_subset(&mut pos(v, far)), 0, "{v}");
+    }
+}

@@ -179,8 +179,6 @@ fn extra_positions_agree_with_the_model() {
 /// side is said to have moves even when only cascades are legal.
 #[test]
 fn quiescence_lists_every_promoting_cascade() {
-    use chimera::movegen::generic::{is_noisy, legal_moves, noisy_legal_moves};
-    use chimera::moves::MoveList;
     let cases = [
         // a Rook pushes the a3 pawn up the open file to a8; a Bishop pushes c3 to h8
         ("4k3/8/8/8/8/P1P5/1B6/R3K3 w - - 0 1", true),
@@ -195,18 +193,7 @@ fn quiescence_lists_every_promoting_cascade() {
         ("k7/8/8/8/8/7p/7P/r5NK w - - 0 1", false),
     ];
     for (fen, promotes) in cases {
-        let mut p = pos(V, fen);
-        let mut all = MoveList::new();
-        legal_moves(&mut p, &mut all);
-        let want: Vec<_> = all.iter().copied().filter(|&m| is_noisy(&p, m)).collect();
-        let mut noisy = MoveList::new();
-        let any = noisy_legal_moves(&mut p, &mut noisy);
-        assert_eq!(noisy.as_slice(), want.as_slice(), "{fen}");
-        assert_eq!(any, !all.is_empty(), "{fen}");
-        let promotions = noisy
-            .iter()
-            .filter(|m| m.promotion_type().is_some())
-            .count();
+        let promotions = assert_noisy_is_the_legal_subset(&mut pos(V, fen));
         assert_eq!(promotions > 0, promotes, "{fen}: {promotions} promotions");
     }
 }

@@ -310,6 +310,26 @@ fn summit_family_en_passant_and_castling() {
     cross_check("summit", Rule::Slide(Geo::Summit), fen);
 }
 
+/// Quiescence lists the slide moves that capture or promote (by the first leg, by the slide,
+/// on either leg, after en passant and castling) and no other: in every slide variant, positions
+/// where each kind is on the board.
+#[test]
+fn quiescence_lists_the_captures_and_promotions_of_slides() {
+    let fens = [
+        // pawns one and two steps from promoting, enemy men to land on, castling both ways
+        "r3k2r/1P2P3/5nP1/2Pp4/4Pb2/5N2/P4PpP/R3K2R w KQkq d6 0 1",
+        "r3k2r/p4PpP/5n2/4pB2/2pP4/5Np1/1p2p3/R3K2R b KQkq d3 0 1",
+        START,
+    ];
+    for (variant, _) in VARIANTS {
+        let mut promotions = 0;
+        for fen in fens {
+            promotions += assert_noisy_is_the_legal_subset(&mut pos(variant, fen));
+        }
+        assert!(promotions > 0, "{variant}: no promotion listed");
+    }
+}
+
 #[test]
 fn garbled_and_illegal_strings_are_refused() {
     for v in ["dominion", "summit", "crater", "ridge", "valley"] {

@@ -1076,6 +1076,24 @@ pub fn move_strings(p: &mut Position) -> Vec<String> {
     v
 }
 
+/// Asserts that quiescence's staged moves of `p` are the legal list's captures and promotions
+/// in its order, that the side is said to have moves exactly when it has, and returns how many
+/// of them promote.
+pub fn assert_noisy_is_the_legal_subset(p: &mut Position) -> usize {
+    use chimera::movegen::generic::{is_noisy, legal_moves, noisy_legal_moves};
+    let mut all = MoveList::new();
+    legal_moves(p, &mut all);
+    let want: Vec<_> = all.iter().copied().filter(|&m| is_noisy(p, m)).collect();
+    let mut noisy = MoveList::new();
+    let any = noisy_legal_moves(p, &mut noisy);
+    assert_eq!(noisy.as_slice(), want.as_slice(), "{}", p.fen());
+    assert_eq!(any, !all.is_empty(), "{}", p.fen());
+    noisy
+        .iter()
+        .filter(|m| m.promotion_type().is_some())
+        .count()
+}
+
 /// Multi-leg (special) spellings among the legal moves, sorted.
 pub fn special_strings(p: &mut Position) -> Vec<String> {
     move_strings(p)
