@@ -162,10 +162,26 @@ static LMR: Lazy<[[u8; 64]; 64]> = Lazy::new(|| {
     t
 });
 
+/// Remaining depth from which the table's move is tested for singularity.
+const SINGULAR_MIN_DEPTH: i32 = 6;
+/// How much shallower than the node the table's entry may be for a singularity test.
+const SINGULAR_TT_DEPTH_SLACK: i32 = 3;
+/// Margin under the table's score, per ply of depth, that every other move must stay below
+/// for the table's move to be singular.
+const SINGULAR_MARGIN_PER_PLY: i32 = 2;
+
 /// Remaining depth from which a node puts off moves that another thread is searching.
 const DEFER_MIN_DEPTH: i32 = 3;
 /// Most moves one node puts off.
 const MAX_DEFERRED: usize = 32;
+
+/// What a singularity test decides for its node.
+enum Singularity {
+    /// The node's value (several moves beat beta, or the search stopped).
+    Cut(i32),
+    /// Plies to add to the table's move's depth (-1, 0 or 1).
+    Extend(i32),
+}
 
 /// Per-thread search state, generic over the game searched.
 pub struct Worker<'a, G: Game> {
@@ -189,6 +205,8 @@ pub struct Worker<'a, G: Game> {
     evals: [(i32, Player); MAX_PLY + 2],
     pv: Box<[[Move; MAX_PLY + 1]; MAX_PLY + 1]>,
     pv_len: [usize; MAX_PLY + 1],
+    /// `excluded[ply]`: the move a singularity test leaves out of the node at `ply`.
+    excluded: [Move; MAX_PLY + 2],
     /// Root moves, best first.
     pub root_moves: Vec<RootMove>,
     /// The root moves are the promotions of one pawn move whose piece the pawn's owner picks
@@ -234,6 +252,7 @@ impl<'a, G: Game> Worker<'a, G> {
             evals: [(-INFINITE, 0); MAX_PLY + 2],
             pv: Box::new([[Move::NONE; MAX_PLY + 1]; MAX_PLY + 1]),
             pv_len: [0; MAX_PLY + 1],
+            excluded: [Move::NONE; MAX_PLY + 2],
             root_moves,
             owner_decides: false,
             stopped: false,
@@ -610,8 +629,9 @@ impl<'a, G: Game> Worker<'a, G> {
             return alpha;
         }
 
+        let excluded = self.excluded[ply];
         let key = self.pos.key();
-        let tt = self.shared.tt.probe(key);
+        let tt = self.shared.tt.probe(key).filter(|_| excluded.is_none());
         let tt_move = tt.map_or(Move::NONE, |e| e.mv);
         if let Some(s) = tt.and_then(|e| tt_cutoff(e, is_pv, depth, alpha, beta, ply)) {
             return s;
@@ -627,14 +647,21 @@ impl<'a, G: Game> Worker<'a, G> {
         self.evals[ply] = (static_eval, self.pos.decider());
         let improving = self.improving(ply);
 
-        if !is_pv && !checked && ply > 0 {
+        if !is_pv && !checked && ply > 0 && excluded.is_none() {
             if let Some(s) = self.prune_early(depth, beta, static_eval, improving, ply) {
                 return s;
             }
         }
-        if tt_move.is_none() && depth >= IIR_MIN_DEPTH {
+        if tt_move.is_none() && depth >= IIR_MIN_DEPTH && excluded.is_none() {
             depth -= 1;
         }
+        let extension = match tt.filter(|_| ply > 0 && depth >= SINGULAR_MIN_DEPTH) {
+            Some(e) => match self.singularity(e, depth, beta, ply) {
+                Singularity::Cut(s) => return s,
+                Singularity::Extend(x) => x,
+            },
+            None => 0,
+        };
 
         let mut list = MoveList::new();
         self.pos.legal_moves(&mut list);
@@ -643,6 +670,9 @@ impl<'a, G: Game> Worker<'a, G> {
         }
         if self.pos.move_rule_draw() {
             return 0;
+        }
+        if !excluded.is_none() && list.len() == 1 {
+            return alpha;
         }
 
         let n = list.len();
@@ -674,6 +704,9 @@ impl<'a, G: Game> Worker<'a, G> {
             } else {
                 break;
             };
+            if m == excluded {
+                continue;
+            }
             let capture = self.victim_value(m).is_some();
             let quiet = !capture && m.promotion_type().is_none();
             if !is_pv
@@ -719,7 +752,11 @@ impl<'a, G: Game> Worker<'a, G> {
                     busy.mark(child);
                 }
                 let gives_check = self.pos.in_check();
-                let new_depth = depth - 1 + gives_check as i32;
+                let new_depth = if m == tt_move && extension != 0 {
+                    depth - 1 + extension
+                } else {
+                    depth - 1 + gives_check as i32
+                };
                 if i == 0 {
                     score = self.child(chooser, new_depth, alpha, beta, ply + 1);
                 } else {
@@ -774,6 +811,10 @@ impl<'a, G: Game> Worker<'a, G> {
         } else {
             Bound::Upper
         };
+        if !excluded.is_none() {
+            // a search without the table's move proves nothing about this node
+            return best;
+        }
         if !checked {
             self.learn_correction(best_move, best, bound, static_eval, raw_eval, depth);
         }
@@ -781,6 +822,45 @@ impl<'a, G: Game> Worker<'a, G> {
             .tt
             .store(key, best_move, score_to_tt(best, ply), depth, bound);
         best
+    }
+
+    /// The singularity test of the table's move `e.mv` at a node of `depth` below the root:
+    /// a shallow search of every other move against a bound a little under the table's
+    /// score. If all fail below it the table's move is singular and searched a ply deeper; if
+    /// the bound itself is at least `beta`, several moves beat beta and the node is cut; if
+    /// only the table's score is at least `beta`, its move is searched a ply shallower.
+    fn singularity(
+        &mut self,
+        e: crate::tt::TtEntry,
+        depth: i32,
+        beta: i32,
+        ply: usize,
+    ) -> Singularity {
+        let tt_score = score_from_tt(e.score, ply);
+        let usable = !e.mv.is_none()
+            && matches!(e.bound, Bound::Lower | Bound::Exact)
+            && e.depth >= depth - SINGULAR_TT_DEPTH_SLACK
+            && tt_score.abs() < MATE_BOUND
+            && !self.pos.owner_picks(e.mv);
+        if !usable {
+            return Singularity::Extend(0);
+        }
+        let singular_beta = tt_score - SINGULAR_MARGIN_PER_PLY * depth;
+        self.excluded[ply] = e.mv;
+        let score = self.search((depth - 1) / 2, singular_beta - 1, singular_beta, ply);
+        self.excluded[ply] = Move::NONE;
+        if self.stopped {
+            return Singularity::Cut(0);
+        }
+        if score < singular_beta {
+            Singularity::Extend(1)
+        } else if singular_beta >= beta {
+            Singularity::Cut(singular_beta)
+        } else if tt_score >= beta {
+            Singularity::Extend(-1)
+        } else {
+            Singularity::Extend(0)
+        }
     }
 
     /// The static evaluation `raw` plus what the correction history learnt of its error in
