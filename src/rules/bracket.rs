@@ -38,7 +38,7 @@ use crate::position::{Change, EditList, Legality, MechanicSpec, Position};
 
 /// Registration: `specialMoves = bracket`, a mechanic of moves of its own (no settings, no
 /// state).
-pub const SPEC: MechanicSpec = own_moves_spec!("bracket");
+pub const SPEC: MechanicSpec = own_moves_spec!("bracket", captures = false, promotes = true);
 
 /// The four pair directions around `S`.
 const PAIRS: [(i8, i8); 4] = [(0, 1), (1, 0), (1, 1), (1, -1)];

@@ -6,9 +6,10 @@
 
 /// The registration of a mechanic of moves of its own with no settings and no state
 /// ([`OwnMoves`]): its `specialMoves` name; the module's `generate`, `edits`, `write`,
-/// `is_spelling`, `count_legal` and `change` serve it.
+/// `is_spelling`, `count_legal` and `change` serve it; `captures` and `promotes` say whether
+/// any of its moves can.
 macro_rules! own_moves_spec {
-    ($name:literal) => {
+    ($name:literal, captures = $captures:literal, promotes = $promotes:literal) => {
         MechanicSpec::chosen(&["specialMoves"], $name, |ctx, _, _| {
             Ok(super::OwnMoves {
                 spec: &SPEC,
@@ -18,6 +19,8 @@ macro_rules! own_moves_spec {
                 is_spelling,
                 count_distinct: Some(count_legal),
                 change,
+                captures: $captures,
+                promotes: $promotes,
             }
             .selected(ctx))
         })
@@ -154,6 +157,10 @@ pub(crate) struct OwnMoves {
     pub count_distinct: Option<fn(&mut Position, &Legality) -> Option<usize>>,
     /// What a move does to the board ([`Mechanic::change`]).
     pub change: fn(&Position, Move) -> Change,
+    /// Whether any of its moves can capture.
+    pub captures: bool,
+    /// Whether any of its moves can promote.
+    pub promotes: bool,
 }
 
 impl OwnMoves {
@@ -195,6 +202,14 @@ impl Mechanic for OwnMoves {
 
     fn change(&self, pos: &Position, m: Move) -> Option<Change> {
         Some((self.change)(pos, m))
+    }
+
+    fn captures(&self, _pos: &Position, _m: Move) -> Option<bool> {
+        (!self.captures).then_some(false)
+    }
+
+    fn may_be_noisy(&self, _pos: &Position) -> bool {
+        self.captures || self.promotes
     }
 
     fn count_moves(&self, pos: &mut Position, lg: &Legality) -> Option<usize> {

@@ -114,6 +114,10 @@ impl Mechanic for Triangulation {
         true
     }
 
+    fn captures(&self, _pos: &Position, _m: Move) -> Option<bool> {
+        Some(false)
+    }
+
     fn count_moves(&self, pos: &mut Position, lg: &Legality) -> Option<usize> {
         self.count_legal(pos, lg)
     }

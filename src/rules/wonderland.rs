@@ -390,6 +390,26 @@ impl Mechanic for Wonderland {
         ))
     }
 
+    /// Its moves are the non-capturing ones: a displaced man is moved, never taken.
+    fn captures(&self, _pos: &Position, _m: Move) -> Option<bool> {
+        Some(false)
+    }
+
+    /// Noisy only by promotion: on orthodox data a pawn one step (or a double step) from its
+    /// promotion region.
+    fn may_be_noisy(&self, pos: &Position) -> bool {
+        if !self.fast {
+            return true;
+        }
+        let us = pos.side_to_move();
+        let pawns = pos.pieces_of(us, PieceType::PAWN).0;
+        let ahead = match us {
+            crate::geometry::Color::White => pawns << 8 | pawns << 16,
+            crate::geometry::Color::Black => pawns >> 8 | pawns >> 16,
+        };
+        (Bitboard(ahead) & pos.rules().promotion_region[us.index()]).any()
+    }
+
     fn moves_are_distinct(&self) -> bool {
         // passes of different men can have one effect, and so can the two routes of an
         // exchange under WO-R1's alternative; every other route is unique

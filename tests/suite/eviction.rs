@@ -283,3 +283,23 @@ fn leaf_count_equals_the_list_in_random_games() {
         walk_checking_fast_legality(&mut p, 60, &mut 0x5DEE_CE66);
     }
 }
+
+/// Evictions never capture or promote, so quiescence leaves them unlisted; the side still has
+/// moves where only evictions are legal (the pinned Knight g1 steps to h1 and the King leaps
+/// on).
+#[test]
+fn quiescence_leaves_evictions_out_and_still_sees_them() {
+    for fen in [
+        "k7/8/8/8/8/7p/7P/r5NK w - - 0 1",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+    ] {
+        let mut p = pos("eviction", fen);
+        assert_eq!(assert_noisy_is_the_legal_subset(&mut p), 0, "{fen}");
+    }
+    let mut p = pos("eviction", "k7/8/8/8/8/7p/7P/r5NK w - - 0 1");
+    let legal = move_strings(&mut p);
+    assert!(
+        !legal.is_empty() && legal.iter().all(|m| m.contains(',')),
+        "{legal:?}"
+    );
+}

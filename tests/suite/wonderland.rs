@@ -413,3 +413,18 @@ fn an_exchange_with_an_enemy_piece_is_no_capture() {
     pos.make(m);
     assert_eq!(pos.fen(), "4k3/8/8/8/8/3P4/8/R3K1n1 b - - 0 10");
 }
+
+/// Quiescence's moves: the legal list's captures and promotions (a mirrored promotion on the
+/// last rank, ordinary captures), where a pawn stands a step from promoting and where none does.
+#[test]
+fn quiescence_lists_mirrored_promotions() {
+    let near = "4k3/1P4p1/8/3p4/4P3/8/6P1/4K3 w - - 0 1";
+    let near_black = "4k3/1p6/8/8/3p4/4P3/6p1/4K3 b - - 0 1";
+    let far = "4k3/8/8/3p4/4P3/8/6P1/4K3 w - - 0 1";
+    let mut p = pos("wonderland", near);
+    assert!(assert_noisy_is_the_legal_subset(&mut p) > 0, "{near}");
+    let mut p = pos("wonderland", near_black);
+    assert!(assert_noisy_is_the_legal_subset(&mut p) > 0, "{near_black}");
+    let mut p = pos("wonderland", far);
+    assert_eq!(assert_noisy_is_the_legal_subset(&mut p), 0, "{far}");
+}
