@@ -125,17 +125,18 @@ impl Mechanic for Trailer {
     }
 
     fn generate_legal(&self, pos: &mut Position, lg: &Legality, list: &mut MoveList) {
-        let mut bases = MoveList::new();
-        generic::pseudo_moves(pos, &mut bases);
-        for &base in bases.iter() {
-            let pulls = self.pulls(pos, base);
-            for &(c, _) in pulls.as_slice() {
-                let m = pulled(base, c);
-                if lg.legal_move(pos, m) {
-                    list.push(m);
-                }
-            }
-        }
+        self.legal_pulls(pos, lg, false, list);
+    }
+
+    /// Pulls never capture and never promote the pulled man: a pulled move is noisy exactly
+    /// when its base move is.
+    fn generate_noisy_legal(&self, pos: &mut Position, lg: &Legality, list: &mut MoveList) -> bool {
+        self.legal_pulls(pos, lg, true, list);
+        true
+    }
+
+    fn captures(&self, pos: &Position, m: Move) -> Option<bool> {
+        Some(m.payload() & EP != 0 || pos.occupied().has(m.to()))
     }
 
     /// The base move `a -> b` (capturing what stands on `b`, or the pawn passed by en
@@ -258,6 +259,31 @@ fn may_pull(pos: &Position, c: Square, d: Square, v: (i8, i8)) -> bool {
 impl Trailer {
     /// The pulls that may follow the pseudo-legal move `base` (none after castling).
     #[inline]
+    /// Appends the legal pulled moves to `list`, only those whose base move captures or
+    /// promotes when `noisy_only`.
+    fn legal_pulls(
+        &self,
+        pos: &mut Position,
+        lg: &Legality,
+        noisy_only: bool,
+        list: &mut MoveList,
+    ) {
+        let mut bases = MoveList::new();
+        generic::pseudo_moves(pos, &mut bases);
+        for &base in bases.iter() {
+            if noisy_only && !generic::is_noisy(pos, base) {
+                continue;
+            }
+            let pulls = self.pulls(pos, base);
+            for &(c, _) in pulls.as_slice() {
+                let m = pulled(base, c);
+                if lg.legal_move(pos, m) {
+                    list.push(m);
+                }
+            }
+        }
+    }
+
     fn pulls(&self, pos: &Position, base: Move) -> Pulls {
         let mut out = Pulls {
             pulls: [(Square::new(0), Square::new(0)); 8],

@@ -513,7 +513,7 @@ fn sprt_stops_when_it_decides() {
 fn turns_of_several_plies_ask_the_chooser() {
     // 007: a player chooses three plies in a row, some of them moves of the other colour; the
     // referee must ask the chooser's engine each time, over UCI and over XBoard alike
-    let pgn = tmp("007.pgn");
+    let pgn = tmp("007-turns.pgn");
     let mut a = ours("U");
     a.extend(words("-engine"));
     a.push(format!("cmd={BIN}"));
@@ -589,7 +589,7 @@ fn the_pawns_owner_is_asked_for_its_promotion_piece() {
     let book = tmp("owner.fen");
     std::fs::write(&book, "7k/5K1P/6P1/8/8/8/p7/8 b - - 0 1 2 -/-\n").expect("book");
     let first_move = |variant: &str| {
-        let pgn = tmp(&format!("{variant}.pgn"));
+        let pgn = tmp(&format!("owner-{variant}.pgn"));
         let mut a = ours("W");
         a.extend(ours("B"));
         a.extend(words(&format!(

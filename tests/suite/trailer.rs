@@ -398,3 +398,23 @@ fn perft_suite_agrees_with_the_model_deep() {
     let n = suite_agrees(budget);
     println!("{n} counts compared");
 }
+
+/// Quiescence's moves: the legal list's captures and promotions, pulled ones included (a pull
+/// after a capture, after a promotion, after en passant), and no quiet pull.
+#[test]
+fn quiescence_lists_pulls_after_captures_and_promotions() {
+    for fen in [
+        "r6k/4P3/4P3/3p4/4P3/8/4R3/4K3 w - - 0 1",
+        "4k3/8/8/3pP3/8/6B1/8/4K3 w - d6 0 1",
+    ] {
+        let mut p = pos("trailer", fen);
+        assert_noisy_is_the_legal_subset(&mut p);
+        let mut noisy = chimera::moves::MoveList::new();
+        chimera::movegen::generic::noisy_legal_moves(&mut p, &mut noisy);
+        let pulled = noisy
+            .iter()
+            .filter(|m| m.kind() == chimera::moves::MoveKind::Special)
+            .count();
+        assert!(pulled > 0, "{fen}: no pulled capture or promotion");
+    }
+}
