@@ -243,6 +243,13 @@ impl Mechanic for Explorer {
         out.no_pawn_route();
     }
 
+    /// An enemy man is lost on `s` (a capture that continues) or on `c`; a man of the mover's
+    /// own that the continuation takes is no capture of the enemy's.
+    fn captures(&self, pos: &Position, m: Move) -> Option<bool> {
+        let them = pos.side_to_move().flip();
+        Some(m.payload() & CAPTURED != 0 || pos.pieces(them).has(m.to()))
+    }
+
     fn write_move(&self, _pos: &Position, m: Move, out: &mut MoveText) {
         let s = stop_of(m);
         out.push_leg(m.from(), s);

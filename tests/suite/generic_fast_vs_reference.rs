@@ -180,6 +180,7 @@ fn judge_agrees_with_playing() {
         .expect("mechanic test variants load");
     let mut rng = Rng(0x5EED_0F1E_6A11_7E57);
     let (mut judged, mut special, mut told_moves) = (0u64, 0u64, 0u64);
+    let mut told_captures = 0u64;
     let names: Vec<String> = set.names().to_vec();
     for name in &names {
         let rules = set.get(name).expect("loaded");
@@ -202,6 +203,15 @@ fn judge_agrees_with_playing() {
                     let told = Change::of_move(&pos, m);
                     if told.is_some() {
                         assert_eq!(told, from_edits, "{}", at(&pos));
+                    }
+                    // a mechanic's word on whether its move captures is what its edits do
+                    if let Some(said) = (m.kind() == chimera::moves::MoveKind::Special)
+                        .then(|| pos.mechanics().mover())
+                        .flatten()
+                        .and_then(|own| own.captures(&pos, m))
+                    {
+                        assert_eq!(said, enemy_men_lost(&pos, m), "captures: {}", at(&pos));
+                        told_captures += 1;
                     }
                     let by_mechanic = m.kind() == chimera::moves::MoveKind::Special
                         && pos
@@ -238,4 +248,26 @@ fn judge_agrees_with_playing() {
         told_moves > 100_000,
         "only {told_moves} changes told by mechanics"
     );
+    assert!(
+        told_captures > 100_000,
+        "only {told_captures} captures told by mechanics"
+    );
+}
+
+/// Whether playing `m` leaves the side not to move with fewer men, read from its edits (a
+/// square edited several times counts from its first content to its last).
+fn enemy_men_lost(pos: &Position, m: chimera::moves::Move) -> bool {
+    let edits = pos.edits_of(m);
+    let all = edits.as_slice();
+    let them = pos.side_to_move().flip();
+    let theirs = |p: chimera::piece::Piece| (p.is_some() && p.color() == them) as i32;
+    let mut delta = 0;
+    for (i, e) in all.iter().enumerate() {
+        if all[..i].iter().any(|x| x.sq == e.sq) {
+            continue;
+        }
+        let last = all.iter().rev().find(|x| x.sq == e.sq).expect("e").after;
+        delta += theirs(last) - theirs(pos.piece_at(e.sq));
+    }
+    delta < 0
 }
