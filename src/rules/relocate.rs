@@ -512,15 +512,15 @@ impl Relocate {
                 }
             }
         }
+        // how many ranks a relocation can move a man: two, or a bump's longest step
         let mut lift = 2;
         if relocation == Relocation::Bump {
-            for (t, color, sq) in rules
-                .piece_types()
-                .flat_map(|t| Color::ALL.into_iter().map(move |c| (t, c)))
-                .flat_map(|(t, c)| Square::all().map(move |sq| (t, c, sq)))
-            {
-                for n in steps[t.index()][color.index()][sq.index()] {
-                    lift = lift.max((n.rank() - sq.rank()).abs());
+            for by_color in steps.iter() {
+                for (i, &reach) in by_color.iter().flatten().enumerate() {
+                    let from = Square::new((i % 64) as u8);
+                    for n in reach {
+                        lift = lift.max((n.rank() - from.rank()).abs());
+                    }
                 }
             }
         }

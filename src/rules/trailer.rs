@@ -135,6 +135,7 @@ impl Mechanic for Trailer {
         true
     }
 
+    /// A pulled move captures exactly when its base move does.
     fn captures(&self, pos: &Position, m: Move) -> Option<bool> {
         Some(m.payload() & EP != 0 || pos.occupied().has(m.to()))
     }
@@ -257,8 +258,6 @@ fn may_pull(pos: &Position, c: Square, d: Square, v: (i8, i8)) -> bool {
 }
 
 impl Trailer {
-    /// The pulls that may follow the pseudo-legal move `base` (none after castling).
-    #[inline]
     /// Appends the legal pulled moves to `list`, only those whose base move captures or
     /// promotes when `noisy_only`.
     fn legal_pulls(
@@ -284,6 +283,8 @@ impl Trailer {
         }
     }
 
+    /// The pulls that may follow the pseudo-legal move `base` (none after castling).
+    #[inline]
     fn pulls(&self, pos: &Position, base: Move) -> Pulls {
         let mut out = Pulls {
             pulls: [(Square::new(0), Square::new(0)); 8],

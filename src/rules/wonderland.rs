@@ -38,7 +38,7 @@
 //! displaced enemy man can then give check, from its new square.
 
 use super::relocation::{end_types, promotion};
-use crate::geometry::{Bitboard, Square};
+use crate::geometry::{Bitboard, Color, Square};
 use crate::moves::{Move, MoveKind, MoveList, MoveText};
 use crate::piece::{Piece, PieceType};
 use crate::position::{
@@ -404,8 +404,8 @@ impl Mechanic for Wonderland {
         let us = pos.side_to_move();
         let pawns = pos.pieces_of(us, PieceType::PAWN).0;
         let ahead = match us {
-            crate::geometry::Color::White => pawns << 8 | pawns << 16,
-            crate::geometry::Color::Black => pawns >> 8 | pawns >> 16,
+            Color::White => pawns << 8 | pawns << 16,
+            Color::Black => pawns >> 8 | pawns >> 16,
         };
         (Bitboard(ahead) & pos.rules().promotion_region[us.index()]).any()
     }
