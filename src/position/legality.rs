@@ -165,7 +165,8 @@ pub struct Legality {
     /// The side to move's only King.
     king: Option<Square>,
     /// The mask tier may answer: not in check, every enemy man leaps or slides, the ordinary
-    /// relation.
+    /// relation or one whose widened masks judge changes
+    /// ([`super::Mechanic::shortcut_judges_changes`]).
     quiet: bool,
     /// `judge` answers every change.
     decides: bool,
@@ -186,7 +187,9 @@ impl Legality {
             || (king.is_some() && !rules.promotion_types.contains(&PieceType::KING)))
             && (!rules.flying_general || both_kings)
             && checker.is_none_or(|c| c.relation_reads_enemy_only());
-        let quiet = !masks.test_all() && masks.target == Bitboard::FULL && checker.is_none();
+        let quiet = !masks.test_all()
+            && masks.target == Bitboard::FULL
+            && checker.is_none_or(|c| c.shortcut_judges_changes());
         Legality {
             masks,
             screened,
@@ -597,7 +600,9 @@ fn shortcut_masks(pos: &Position, enemy_types: u16) -> (ShortcutMasks, Bitboard,
             if !checker.shortcut(pos, &mut masks) {
                 return (ShortcutMasks::TEST_ALL, Bitboard::FULL, pinned);
             }
-            return (masks, screened, pinned);
+            // the widened masks hold one-man moves; a change emptying two of our squares could
+            // open a line of the relation's own that two of our men screen: it is computed
+            return (masks, Bitboard::FULL, pinned);
         }
     }
     let masks = ShortcutMasks {

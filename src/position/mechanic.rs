@@ -287,6 +287,16 @@ pub trait Mechanic: AsAny + Send + Sync + 'static {
         false
     }
 
+    /// Whether the masks its [`Mechanic::shortcut`] widens also judge any change of the side to
+    /// move that empties at most one of its squares, as they judge one-man moves: its relation
+    /// is ordinary attacks of enemy men from squares that only the enemy's men and state fix,
+    /// which our moves can only take away (by capture), never add. The legality judge then
+    /// answers such changes by the masks ([`crate::position::Legality::judge`]). `false` (the
+    /// default): every change is judged by the attack computation.
+    fn shortcut_judges_changes(&self) -> bool {
+        false
+    }
+
     /// Whether the FEN's castling field means nothing in this variant: it is then read without
     /// effect (any castling letters or `-`) and written `-` (Castlemania, CM-6).
     fn castling_field_ignored(&self) -> bool {

@@ -255,6 +255,11 @@ impl Mechanic for Swap {
         self.widen_shortcut(pos, masks)
     }
 
+    fn shortcut_judges_changes(&self) -> bool {
+        // RE-4's attackers stand on enemy squares, and a capture only takes partners away
+        true
+    }
+
     fn relation_reads_enemy_only(&self) -> bool {
         // RE-4: an enemy man attacks from its own square or a partner's (both theirs)
         true
