@@ -14,6 +14,7 @@
 //! evaluates with it instead ([`nnue`]); the tables here still value men for move ordering,
 //! pruning and the exchange evaluation.
 
+pub mod cache;
 pub mod nnue;
 pub mod terms;
 pub mod weights;

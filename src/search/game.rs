@@ -16,6 +16,7 @@
 //! asks the variant's mechanics through the position.
 
 use super::MAX_PLY;
+use crate::eval::cache::EvalCache;
 use crate::eval::nnue::AccumulatorStack;
 use crate::eval::EvalParams;
 use crate::geometry::Color;
@@ -238,24 +239,32 @@ fn repeated(pos: &Position) -> bool {
 }
 
 /// The net's accumulators along the searched line, where the evaluation has a net: pushed on
-/// every make, popped on every unmake.
+/// every make, popped on every unmake. Without a net, a cache of the rules-derived evaluation.
 #[derive(Clone, Default)]
-struct NetLine(Option<Box<AccumulatorStack>>);
+struct NetLine(Option<Box<AccumulatorStack>>, Option<EvalCache>);
 
 impl NetLine {
-    /// Accumulators for `eval`'s net (none without one), based at the current position.
+    /// Accumulators for `eval`'s net (none without one), based at the current position; a cache
+    /// of the tables' evaluation where there is no net.
     fn prepare(&mut self, eval: &EvalParams) {
         match eval.net() {
-            Some(net) => match &mut self.0 {
-                Some(stack) if stack.hidden() == net.net.hidden => stack.reset(),
-                _ => {
-                    self.0 = Some(Box::new(AccumulatorStack::new(
-                        net.net.hidden,
-                        MAX_PLY + 16,
-                    )))
+            Some(net) => {
+                self.1 = None;
+                match &mut self.0 {
+                    Some(stack) if stack.hidden() == net.net.hidden => stack.reset(),
+                    _ => {
+                        self.0 = Some(Box::new(AccumulatorStack::new(
+                            net.net.hidden,
+                            MAX_PLY + 16,
+                        )))
+                    }
                 }
-            },
-            None => self.0 = None,
+            }
+            None => {
+                self.0 = None;
+                // a new cache: one kept from another evaluation's search would answer for it
+                self.1 = Some(EvalCache::new());
+            }
         }
     }
 
@@ -277,8 +286,9 @@ impl NetLine {
     /// else the tables'.
     #[inline(always)]
     fn evaluate(&mut self, eval: &EvalParams, pos: &Position) -> i32 {
-        match (&mut self.0, eval.net()) {
-            (Some(stack), Some(net)) => stack.evaluate(net, pos),
+        match (&mut self.0, eval.net(), &mut self.1) {
+            (Some(stack), Some(net), _) => stack.evaluate(net, pos),
+            (_, None, Some(cache)) => cache.get_or_insert(pos.key(), || eval.evaluate(pos)),
             _ => eval.evaluate(pos),
         }
     }
