@@ -341,21 +341,16 @@ impl Mechanic for Slide {
         true
     }
 
-    fn generate_legal(&self, pos: &mut Position, _lg: &Legality, list: &mut MoveList) {
+    fn generate_legal(&self, pos: &mut Position, lg: &Legality, list: &mut MoveList) {
         let mut own = MoveList::new();
         self.generate(pos, &mut own);
-        self.keep_legal(pos, &own, list);
+        self.keep_legal(pos, lg.masks(), &own, list);
     }
 
-    fn generate_noisy_legal(
-        &self,
-        pos: &mut Position,
-        _lg: &Legality,
-        list: &mut MoveList,
-    ) -> bool {
+    fn generate_noisy_legal(&self, pos: &mut Position, lg: &Legality, list: &mut MoveList) -> bool {
         let mut own = MoveList::new();
         self.each_noisy_move(pos, &mut |m| own.push(m));
-        self.keep_legal(pos, &own, list);
+        self.keep_legal(pos, lg.masks(), &own, list);
         true
     }
 
@@ -589,11 +584,18 @@ impl Slide {
         }
     }
 
-    /// Appends the legal moves of `moves` (slide moves of `pos`) to `list`.
-    fn keep_legal(&self, pos: &mut Position, moves: &MoveList, list: &mut MoveList) {
+    /// Appends the legal moves of `moves` (slide moves of `pos`) to `list`, judged by the node's
+    /// shortcut `masks` where they decide ([`Slide::judge`]).
+    fn keep_legal(
+        &self,
+        pos: &mut Position,
+        masks: &ShortcutMasks,
+        moves: &MoveList,
+        list: &mut MoveList,
+    ) {
         let king = single_king(pos);
         for &m in moves.iter() {
-            let legal = match self.judge(pos, m, king, None) {
+            let legal = match self.judge(pos, m, king, Some(masks)) {
                 Some(legal) => legal,
                 None => generic::legal_when_played(pos, m),
             };
