@@ -741,6 +741,10 @@ impl<'a, G: Game> Worker<'a, G> {
                 self.note_move(ply, m);
                 self.pos.make(m);
                 let child = self.pos.key();
+                if depth > 1 {
+                    // the child probes the table first thing (quiescence does not)
+                    self.shared.tt.prefetch(child);
+                }
                 if let Some(busy) = busy {
                     if i > 0 && !put_off_before && n_deferred < MAX_DEFERRED && busy.is_busy(child)
                     {
@@ -1029,6 +1033,7 @@ impl<'a, G: Game> Worker<'a, G> {
             let r = NULL_BASE_REDUCTION + depth / NULL_DEPTH_DIVISOR;
             self.moved[ply + 2] = NO_KEY;
             self.pos.make_null();
+            self.shared.tt.prefetch(self.pos.key());
             let s = -self.search(depth - 1 - r, -beta, -beta + 1, ply + 1);
             self.pos.unmake_null();
             if self.stopped {
