@@ -216,6 +216,29 @@ impl Mechanic for Swap {
         })
     }
 
+    fn captures(&self, pos: &Position, m: Move) -> Option<bool> {
+        // a swap captures nothing; a redeployment only with X's move, on t
+        Some(self.then_move && pos.pieces(pos.side_to_move().flip()).has(target(m)))
+    }
+
+    fn may_be_noisy(&self, _pos: &Position) -> bool {
+        // a swap neither captures nor promotes (no pawn is switched onto a last rank, CT-3c)
+        self.then_move
+    }
+
+    fn generates_legal(&self) -> bool {
+        true
+    }
+
+    fn generate_legal(&self, pos: &mut Position, lg: &Legality, list: &mut MoveList) {
+        self.legal_moves(pos, lg, false, list);
+    }
+
+    fn generate_noisy_legal(&self, pos: &mut Position, lg: &Legality, list: &mut MoveList) -> bool {
+        self.legal_moves(pos, lg, true, list);
+        true
+    }
+
     fn count_moves(&self, pos: &mut Position, lg: &Legality) -> Option<usize> {
         if self.then_move {
             return Some(self.count_redeployments(pos, lg));
@@ -375,6 +398,54 @@ impl Swap {
                 let partners = guarded_partners(pos);
                 let men = pos.pieces(us) & !pos.pieces_of(us, PieceType::KING);
                 swaps(pos, men, |x| partners[x.index()], &mut out);
+            }
+        }
+    }
+
+    /// Appends the legal moves (only the captures when `captures_only`) to `list` in the order
+    /// of [`Swap::each_move`]: a redeployment judged by the one-man masks where they decide (it
+    /// changes the occupancy as X's move from `y` to `t` would), else by the node's legality
+    /// facts; a swap legal unless the King is attacked (it changes no occupancy).
+    fn legal_moves(
+        &self,
+        pos: &mut Position,
+        lg: &Legality,
+        captures_only: bool,
+        list: &mut MoveList,
+    ) {
+        let us = pos.side_to_move();
+        if self.flagged(pos, us) || (captures_only && !self.then_move) {
+            return;
+        }
+        let mut pseudo = MoveList::new();
+        self.each_move(pos, |m| pseudo.push(m));
+        if !self.then_move {
+            match lg.judge(pos, &Change::NONE) {
+                Some(true) => pseudo.iter().for_each(|&m| list.push(m)),
+                Some(false) => {}
+                None => {
+                    for &m in pseudo.iter().filter(|&&m| legal_when_played(pos, m)) {
+                        list.push(m);
+                    }
+                }
+            }
+            return;
+        }
+        let masks = lg.masks();
+        let enemy = pos.pieces(us.flip());
+        let decided = lg.decides() && !masks.test_all();
+        for &m in pseudo.iter() {
+            let (y, t) = (m.to(), target(m));
+            if captures_only && !enemy.has(t) {
+                continue;
+            }
+            let legal = if decided && !masks.test_from.has(y) && !masks.test_to.has(t) {
+                masks.target.has(t)
+            } else {
+                lg.legal_move(pos, m)
+            };
+            if legal {
+                list.push(m);
             }
         }
     }

@@ -370,3 +370,12 @@ fn bare_swaps_on_the_first_rank_as_a_user_variant() {
         "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/NRBQKBNR b Kkq - 1 1"
     );
 }
+
+#[test]
+fn quiescence_lists_no_switch() {
+    // a switch neither captures nor promotes (Swap::may_be_noisy): the staged list is still
+    // exactly the legal list's captures and promotions
+    for fen in [START, CT_T1, CT_T2].iter().chain(EXTRA) {
+        assert_noisy_is_the_legal_subset(&mut pos(V, fen));
+    }
+}
