@@ -99,6 +99,22 @@ impl Mechanic for Carom {
         count_legal(pos, lg)
     }
 
+    /// A carom ends on an empty square and leaves the pivot standing (CR-2): it never captures.
+    fn captures(&self, _pos: &Position, _m: Move) -> Option<bool> {
+        Some(false)
+    }
+
+    /// A carom promotes only a pawn it carries into its promotion region, and a pawn's carom
+    /// gains at most two ranks (a diagonal step then the other forward diagonal, or a straight
+    /// approach then a sideways step).
+    fn may_be_noisy(&self, pos: &Position) -> bool {
+        let us = pos.side_to_move();
+        let pawns = pos.pieces_of(us, PieceType::PAWN);
+        let f = us.forward();
+        let reach = pawns.shift_ranks(f) | pawns.shift_ranks(2 * f);
+        (reach & pos.rules().promotion_region[us.index()]).any()
+    }
+
     /// `o` emptied, the empty `T` filled (the pivot stays).
     fn change(&self, pos: &Position, m: Move) -> Option<Change> {
         let (o, t) = (m.from(), dest(m));

@@ -345,3 +345,36 @@ fn counted_leaves_equal_listed_moves() {
         0x5DEE_CE66_D1CE_4E5B,
     );
 }
+
+/// Quiescence's moves: the legal list's captures and promotions, with a pawn's carom promoting
+/// where it stands two ranks from its last (Carom::may_be_noisy), and none listed where no pawn
+/// is that near.
+#[test]
+fn quiescence_lists_the_promoting_caroms() {
+    let near = [
+        // e6 approaches its Knight on d7 and caroms to e8, for White and for Black
+        "7k/3N4/4P3/8/8/8/8/4K3 w - - 0 1",
+        "4k3/8/8/8/8/4p3/3n4/K7 b - - 0 1",
+    ];
+    let mut caroms = 0;
+    for fen in near {
+        let mut p = pos(V, fen);
+        assert_noisy_is_the_legal_subset(&mut p);
+        let mut noisy = chimera::moves::MoveList::new();
+        chimera::movegen::generic::noisy_legal_moves(&mut p, &mut noisy);
+        caroms += noisy
+            .iter()
+            .filter(|m| m.kind() == MoveKind::Special)
+            .count();
+    }
+    assert_eq!(caroms, 8, "four promotions of each pawn's carom");
+    for fen in [
+        START,
+        CR_T1,
+        CR_T2,
+        CR_T3,
+        "7k/8/3N4/4P3/8/8/8/4K3 w - - 0 1",
+    ] {
+        assert_noisy_is_the_legal_subset(&mut pos(V, fen));
+    }
+}
