@@ -38,7 +38,25 @@ use crate::position::{Change, EditList, Legality, MechanicSpec, Position};
 
 /// Registration: `specialMoves = bracket`, a mechanic of moves of its own (no settings, no
 /// state).
-pub const SPEC: MechanicSpec = own_moves_spec!("bracket", captures = false, promotes = true);
+pub const SPEC: MechanicSpec =
+    own_moves_spec!("bracket", captures = false, may_promote = may_promote);
+
+/// Whether a bracket move of the side to move may promote a pawn: a pawn is put on `S`'s rank
+/// or the next one forward (BR-4), and A reaches `S` by a step forward (straight or diagonal)
+/// or, from its double-step region, two; so only a pawn within two ranks of its promotion
+/// region (three from the double-step region) may reach it, on its file or a neighbour's.
+fn may_promote(pos: &Position) -> bool {
+    let rules = pos.rules();
+    let us = pos.side_to_move();
+    let pawns = pos.pieces_of(us, PieceType::PAWN);
+    let f = us.forward();
+    let mut reach = pawns.shift_ranks(f) | pawns.shift_ranks(2 * f);
+    if rules.double_step {
+        reach |= (pawns & rules.double_step_region[us.index()]).shift_ranks(3 * f);
+    }
+    let wide = reach | (reach & !Bitboard::FILE_A).shift(-1) | (reach & !Bitboard::FILE_H).shift(1);
+    (wide & rules.promotion_region[us.index()]).any()
+}
 
 /// The four pair directions around `S`.
 const PAIRS: [(i8, i8); 4] = [(0, 1), (1, 0), (1, 1), (1, -1)];

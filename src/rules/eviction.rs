@@ -40,7 +40,8 @@ use crate::rules::{back_ranks, name_before, rights_lost_at};
 /// Registration: `specialMoves = eviction`, a mechanic of moves of its own (no settings, no
 /// state), whose moves are distinct: a route whose effect an ordinary move has is not
 /// generated (see `generate`).
-pub const SPEC: MechanicSpec = own_moves_spec!("eviction", captures = false, promotes = false);
+pub const SPEC: MechanicSpec =
+    own_moves_spec!("eviction", captures = false, may_promote = |_| false);
 
 #[inline(always)]
 fn dest(m: Move) -> Square {

@@ -6,10 +6,10 @@
 
 /// The registration of a mechanic of moves of its own with no settings and no state
 /// ([`OwnMoves`]): its `specialMoves` name; the module's `generate`, `edits`, `write`,
-/// `is_spelling`, `count_legal` and `change` serve it; `captures` and `promotes` say whether
-/// any of its moves can.
+/// `is_spelling`, `count_legal` and `change` serve it; `captures` says whether any of its moves
+/// can capture, `may_promote` whether one may promote in a position.
 macro_rules! own_moves_spec {
-    ($name:literal, captures = $captures:literal, promotes = $promotes:literal) => {
+    ($name:literal, captures = $captures:literal, may_promote = $may_promote:expr) => {
         MechanicSpec::chosen(&["specialMoves"], $name, |ctx, _, _| {
             Ok(super::OwnMoves {
                 spec: &SPEC,
@@ -20,7 +20,7 @@ macro_rules! own_moves_spec {
                 count_distinct: Some(count_legal),
                 change,
                 captures: $captures,
-                promotes: $promotes,
+                may_promote: $may_promote,
             }
             .selected(ctx))
         })
@@ -159,8 +159,8 @@ pub(crate) struct OwnMoves {
     pub change: fn(&Position, Move) -> Change,
     /// Whether any of its moves can capture.
     pub captures: bool,
-    /// Whether any of its moves can promote.
-    pub promotes: bool,
+    /// Whether one of its moves may promote in the position (quiescence lists them only then).
+    pub may_promote: fn(&Position) -> bool,
 }
 
 impl OwnMoves {
@@ -208,8 +208,8 @@ impl Mechanic for OwnMoves {
         (!self.captures).then_some(false)
     }
 
-    fn may_be_noisy(&self, _pos: &Position) -> bool {
-        self.captures || self.promotes
+    fn may_be_noisy(&self, pos: &Position) -> bool {
+        self.captures || (self.may_promote)(pos)
     }
 
     fn count_moves(&self, pos: &mut Position, lg: &Legality) -> Option<usize> {

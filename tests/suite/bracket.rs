@@ -279,3 +279,29 @@ fn the_leaf_count_agrees_with_playing_every_move() {
         scaffold::assert_fast_legality(p);
     });
 }
+
+/// Quiescence's moves: the legal list's captures and promotions, with the bracket promotions
+/// of a pawn two ranks from its last (it steps to its friend on the seventh and is put on the
+/// eighth; Bracket's may_promote), and none listed where no pawn is that near.
+#[test]
+fn quiescence_lists_the_promoting_brackets() {
+    let near = [
+        "7k/4N3/4P3/8/8/8/8/K7 w - - 0 1",
+        "k7/8/8/8/8/4p3/4n3/7K b - - 0 1",
+    ];
+    let mut promotions = 0;
+    for fen in near {
+        let mut p = pos(V, fen);
+        assert_noisy_is_the_legal_subset(&mut p);
+        let mut noisy = chimera::moves::MoveList::new();
+        chimera::movegen::generic::noisy_legal_moves(&mut p, &mut noisy);
+        promotions += noisy
+            .iter()
+            .filter(|m| m.kind() == MoveKind::Special)
+            .count();
+    }
+    assert_eq!(promotions, 16, "eight bracket promotions for each colour");
+    for fen in [START, BR_T1, BR_T2].iter().chain(EXTRA) {
+        assert_noisy_is_the_legal_subset(&mut pos(V, fen));
+    }
+}
