@@ -291,14 +291,7 @@ fn quiescence_lists_the_promoting_brackets() {
     ];
     let mut promotions = 0;
     for fen in near {
-        let mut p = pos(V, fen);
-        assert_noisy_is_the_legal_subset(&mut p);
-        let mut noisy = chimera::moves::MoveList::new();
-        chimera::movegen::generic::noisy_legal_moves(&mut p, &mut noisy);
-        promotions += noisy
-            .iter()
-            .filter(|m| m.kind() == MoveKind::Special)
-            .count();
+        promotions += noisy_special_moves(&mut pos(V, fen));
     }
     assert_eq!(promotions, 16, "eight bracket promotions for each colour");
     for fen in [START, BR_T1, BR_T2].iter().chain(EXTRA) {

@@ -358,14 +358,7 @@ fn quiescence_lists_the_promoting_caroms() {
     ];
     let mut caroms = 0;
     for fen in near {
-        let mut p = pos(V, fen);
-        assert_noisy_is_the_legal_subset(&mut p);
-        let mut noisy = chimera::moves::MoveList::new();
-        chimera::movegen::generic::noisy_legal_moves(&mut p, &mut noisy);
-        caroms += noisy
-            .iter()
-            .filter(|m| m.kind() == MoveKind::Special)
-            .count();
+        caroms += noisy_special_moves(&mut pos(V, fen));
     }
     assert_eq!(caroms, 8, "four promotions of each pawn's carom");
     for fen in [

@@ -271,18 +271,10 @@ fn redeployment_with_successive_turns_barred() {
 
 #[test]
 fn quiescence_lists_exactly_the_capturing_redeployments() {
-    use chimera::moves::{MoveKind, MoveList};
     // the staged list (Swap::generate_noisy_legal) is the legal list's captures, in its order
     let mut redeployments = 0;
     for fen in [START, RE_1, RE_2, RE_3].iter().chain(EXTRA) {
-        let mut p = pos(V, fen);
-        assert_noisy_is_the_legal_subset(&mut p);
-        let mut noisy = MoveList::new();
-        chimera::movegen::generic::noisy_legal_moves(&mut p, &mut noisy);
-        redeployments += noisy
-            .iter()
-            .filter(|m| m.kind() == MoveKind::Special)
-            .count();
+        redeployments += noisy_special_moves(&mut pos(V, fen));
     }
     assert!(redeployments > 0, "no capturing redeployment listed");
 }

@@ -1094,6 +1094,20 @@ pub fn assert_noisy_is_the_legal_subset(p: &mut Position) -> usize {
         .count()
 }
 
+/// [`assert_noisy_is_the_legal_subset`], returning how many of quiescence's moves are the
+/// mechanic's own (special) moves.
+pub fn noisy_special_moves(p: &mut Position) -> usize {
+    use chimera::movegen::generic::noisy_legal_moves;
+    use chimera::moves::MoveKind;
+    assert_noisy_is_the_legal_subset(p);
+    let mut noisy = MoveList::new();
+    noisy_legal_moves(p, &mut noisy);
+    noisy
+        .iter()
+        .filter(|m| m.kind() == MoveKind::Special)
+        .count()
+}
+
 /// Multi-leg (special) spellings among the legal moves, sorted.
 pub fn special_strings(p: &mut Position) -> Vec<String> {
     move_strings(p)
