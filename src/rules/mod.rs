@@ -215,6 +215,49 @@ impl Mechanic for OwnMoves {
     fn count_moves(&self, pos: &mut Position, lg: &Legality) -> Option<usize> {
         self.count_distinct.and_then(|count| count(pos, lg))
     }
+
+    fn generates_legal(&self) -> bool {
+        self.count_distinct.is_some()
+    }
+
+    /// Each move judged by what it changes, without the generic generator's dispatch.
+    fn generate_legal(&self, pos: &mut Position, lg: &Legality, list: &mut MoveList) {
+        self.legal_moves(pos, lg, false, list);
+    }
+
+    fn generate_noisy_legal(&self, pos: &mut Position, lg: &Legality, list: &mut MoveList) -> bool {
+        self.legal_moves(pos, lg, true, list);
+        true
+    }
+}
+
+impl OwnMoves {
+    /// Appends its legal moves (only those that capture or promote when `noisy_only`) in the
+    /// order of its generator, each judged by what it changes (played where the node's facts
+    /// cannot decide).
+    fn legal_moves(
+        &self,
+        pos: &mut Position,
+        lg: &Legality,
+        noisy_only: bool,
+        list: &mut MoveList,
+    ) {
+        use crate::movegen::generic::{is_noisy, legal_when_played};
+        let mut own = MoveList::new();
+        (self.generate)(pos, &mut own);
+        for &m in own.iter() {
+            if noisy_only && !is_noisy(pos, m) {
+                continue;
+            }
+            let legal = match lg.judge(pos, &(self.change)(pos, m)) {
+                Some(safe) => safe,
+                None => legal_when_played(pos, m),
+            };
+            if legal {
+                list.push(m);
+            }
+        }
+    }
 }
 
 /// Perft's last-ply count of a mechanic's moves, when they are distinct from every other move:
