@@ -35,6 +35,7 @@ use crate::geometry::{Bitboard, Square};
 use crate::moves::{Move, MoveList, MoveText};
 use crate::piece::{Piece, PieceType};
 use crate::position::{Change, EditList, Legality, MechanicSpec, Position};
+use crate::rules::relocation::pawns_near_promotion;
 
 /// Registration: `specialMoves = bracket`, a mechanic of moves of its own (no settings, no
 /// state).
@@ -49,13 +50,9 @@ fn may_promote(pos: &Position) -> bool {
     let rules = pos.rules();
     let us = pos.side_to_move();
     let pawns = pos.pieces_of(us, PieceType::PAWN);
-    let f = us.forward();
-    let mut reach = pawns.shift_ranks(f) | pawns.shift_ranks(2 * f);
-    if rules.double_step {
-        reach |= (pawns & rules.double_step_region[us.index()]).shift_ranks(3 * f);
-    }
-    let wide = reach | (reach & !Bitboard::FILE_A).shift(-1) | (reach & !Bitboard::FILE_H).shift(1);
-    (wide & rules.promotion_region[us.index()]).any()
+    let doubles = pawns & rules.double_step_region[us.index()];
+    pawns_near_promotion(pos, pawns, 2)
+        || (rules.double_step && pawns_near_promotion(pos, doubles, 3))
 }
 
 /// The four pair directions around `S`.

@@ -48,7 +48,9 @@ use crate::piece::{Piece, PieceType};
 use crate::position::{
     Built, Change, EditList, Hooks, Legality, Mechanic, MechanicSpec, Position, StateLayout,
 };
-use crate::rules::relocation::{approach_targets, direction, end_types, promotion, PawnApproach};
+use crate::rules::relocation::{
+    approach_targets, direction, end_types, pawns_near_promotion, promotion, PawnApproach,
+};
 use crate::variant::{Rules, Section};
 
 /// The Carom mechanic (no settings, no state).
@@ -108,11 +110,8 @@ impl Mechanic for Carom {
     /// gains at most two ranks (a diagonal step then the other forward diagonal, or a straight
     /// approach then a sideways step).
     fn may_be_noisy(&self, pos: &Position) -> bool {
-        let us = pos.side_to_move();
-        let pawns = pos.pieces_of(us, PieceType::PAWN);
-        let f = us.forward();
-        let reach = pawns.shift_ranks(f) | pawns.shift_ranks(2 * f);
-        (reach & pos.rules().promotion_region[us.index()]).any()
+        let pawns = pos.pieces_of(pos.side_to_move(), PieceType::PAWN);
+        pawns_near_promotion(pos, pawns, 2)
     }
 
     /// `o` emptied, the empty `T` filled (the pivot stays).

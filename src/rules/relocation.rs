@@ -202,6 +202,18 @@ pub fn promotion(from_type: PieceType, to_type: PieceType) -> Option<PieceType> 
     (from_type != to_type).then_some(to_type)
 }
 
+/// Whether one of the side to move's `pawns` has a square of its promotion region within
+/// `ranks` ranks ahead, on its own file or a neighbouring one: where a mechanic carries a pawn
+/// no further than that, none of its moves can promote from anywhere else (quiescence asks,
+/// `Mechanic::may_be_noisy`).
+pub fn pawns_near_promotion(pos: &Position, pawns: Bitboard, ranks: i8) -> bool {
+    let us = pos.side_to_move();
+    let f = us.forward();
+    let reach = (1..=ranks).fold(Bitboard::EMPTY, |b, k| b | pawns.shift_ranks(k * f));
+    let wide = reach | (reach & !Bitboard::FILE_A).shift(-1) | (reach & !Bitboard::FILE_H).shift(1);
+    (wide & pos.rules().promotion_region[us.index()]).any()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -37,8 +37,8 @@
 //! pinned cannot expose its King by landing on `t'` or sending a friend along the rank; only a
 //! displaced enemy man can then give check, from its new square.
 
-use super::relocation::{end_types, promotion};
-use crate::geometry::{Bitboard, Color, Square};
+use super::relocation::{end_types, pawns_near_promotion, promotion};
+use crate::geometry::{Bitboard, Square};
 use crate::moves::{Move, MoveKind, MoveList, MoveText};
 use crate::piece::{Piece, PieceType};
 use crate::position::{
@@ -401,13 +401,8 @@ impl Mechanic for Wonderland {
         if !self.fast {
             return true;
         }
-        let us = pos.side_to_move();
-        let pawns = pos.pieces_of(us, PieceType::PAWN).0;
-        let ahead = match us {
-            Color::White => pawns << 8 | pawns << 16,
-            Color::Black => pawns >> 8 | pawns >> 16,
-        };
-        (Bitboard(ahead) & pos.rules().promotion_region[us.index()]).any()
+        let pawns = pos.pieces_of(pos.side_to_move(), PieceType::PAWN);
+        pawns_near_promotion(pos, pawns, 2)
     }
 
     fn moves_are_distinct(&self) -> bool {
