@@ -95,6 +95,43 @@ impl PseudoSink for MoveList {
     }
 }
 
+/// The captures and promotions only, in the order [`MoveList`]'s sink lists them:
+/// quiescence's first stage, without listing the quiet moves.
+struct NoisyOnly<'a>(&'a mut MoveList);
+
+impl PseudoSink for NoisyOnly<'_> {
+    #[inline]
+    fn targets(&mut self, pos: &Position, from: Square, tos: Bitboard) {
+        self.0.targets(pos, from, tos & pos.occupied());
+    }
+
+    #[inline]
+    fn pawn_targets(&mut self, pos: &Position, from: Square, tos: Bitboard) {
+        let rules = pos.rules();
+        let us = pos.side_to_move();
+        let occ = pos.occupied();
+        for to in tos & (occ | rules.promotion_region[us.index()]) {
+            if occ.has(to) {
+                push_pawn_move(pos, self.0, from, to);
+                continue;
+            }
+            // a step onto the promotion region: the promotions, not the plain step
+            for &t in &rules.promotion_types {
+                if rules.region(us, t).has(to) {
+                    self.0.push(Move::promotion(from, to, t));
+                }
+            }
+        }
+    }
+
+    #[inline]
+    fn other(&mut self, m: Move) {
+        if m.kind() == MoveKind::EnPassant {
+            self.0.push(m);
+        }
+    }
+}
+
 /// Counts the moves that need no test and keeps the others for make / test / unmake; a
 /// filter's judge ([`LeafJudge`]) decides which of the legal ones count.
 struct Counter<'j, J: LeafJudge> {
@@ -249,6 +286,19 @@ fn ep_victim_capturable(ep: Square, us: Color, immune: Bitboard) -> bool {
 /// Pseudo-legal moves of the data-described kinds (pieces, pawns, castling).
 pub fn pseudo_moves(pos: &Position, list: &mut MoveList) {
     generate_pseudo(pos, list);
+}
+
+/// The pseudo-legal moves of [`pseudo_moves`] that capture or promote ([`is_noisy`]), in its
+/// order.
+pub fn pseudo_noisy_moves(pos: &Position, list: &mut MoveList) {
+    generate_pseudo(pos, &mut NoisyOnly(list));
+}
+
+/// The castling moves of [`pseudo_moves`], in its order.
+pub fn pseudo_castling_moves(pos: &Position, list: &mut MoveList) {
+    if pos.rules().castling && may_castle(pos) {
+        castling_moves(pos, list);
+    }
 }
 
 #[inline]
@@ -527,7 +577,8 @@ pub fn noisy_legal_moves(pos: &mut Position, list: &mut MoveList) -> bool {
     debug_assert!(noisy_is_staged(pos));
     let lg = Legality::new(pos);
     let mut pseudo = MoveList::new();
-    generate_pseudo(pos, &mut pseudo);
+    pseudo_noisy_moves(pos, &mut pseudo);
+    let data_noisy = pseudo.len();
     let mover = pos.mechanics().mover();
     // the mechanic's moves are listed only where some of them may capture or promote
     let listed = mover.filter(|m| m.may_be_noisy(pos));
@@ -558,12 +609,18 @@ pub fn noisy_legal_moves(pos: &mut Position, list: &mut MoveList) -> bool {
             }
         }
     }
-    if !list.is_empty()
-        || !own.is_empty()
-        || pseudo
+    let quiet_legal = |pos: &mut Position, moves: &[Move]| {
+        moves
             .iter()
             .any(|&m| !is_noisy(pos, m) && is_legal(pos, &lg, m))
-    {
+    };
+    if !list.is_empty() || !own.is_empty() || quiet_legal(pos, &pseudo.as_slice()[data_noisy..]) {
+        return true;
+    }
+    // no noisy move: the data's quiet moves are listed only now
+    let mut quiets = MoveList::new();
+    generate_pseudo(pos, &mut quiets);
+    if quiet_legal(pos, quiets.as_slice()) {
         return true;
     }
     // no legal move listed: the mechanic's moves not listed decide

@@ -574,12 +574,10 @@ impl Slide {
         }
         let rights = pos.castling_rights() >> (2 * us.index()) & 3;
         if self.after_castling && rights != 0 {
-            let mut bases = MoveList::new();
-            generic::pseudo_moves(pos, &mut bases);
-            for &base in bases.iter() {
-                if base.kind() == MoveKind::Castling {
-                    self.slides_after(pos, base, false, &mut origin, out);
-                }
+            let mut castles = MoveList::new();
+            generic::pseudo_castling_moves(pos, &mut castles);
+            for &base in castles.iter() {
+                self.slides_after(pos, base, false, &mut origin, out);
             }
         }
     }

@@ -268,11 +268,12 @@ impl Trailer {
         list: &mut MoveList,
     ) {
         let mut bases = MoveList::new();
-        generic::pseudo_moves(pos, &mut bases);
+        if noisy_only {
+            generic::pseudo_noisy_moves(pos, &mut bases);
+        } else {
+            generic::pseudo_moves(pos, &mut bases);
+        }
         for &base in bases.iter() {
-            if noisy_only && !generic::is_noisy(pos, base) {
-                continue;
-            }
             let pulls = self.pulls(pos, base);
             for &(c, _) in pulls.as_slice() {
                 let m = pulled(base, c);
