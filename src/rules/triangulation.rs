@@ -58,7 +58,8 @@ use crate::geometry::{Bitboard, Color, Square};
 use crate::moves::{Move, MoveKind, MoveList, MoveText};
 use crate::piece::{Piece, PieceType};
 use crate::position::{
-    Built, Change, EditList, Hooks, Legality, Mechanic, MechanicSpec, Position, StateLayout,
+    legal_when_played, Built, Change, EditList, Hooks, Legality, Mechanic, MechanicSpec, Position,
+    StateLayout,
 };
 use crate::rules::relocation::{end_types, own_first_rank, promo_code, promo_of_code, promotion};
 use crate::rules::{parse_legs, rights_lost_at};
@@ -116,6 +117,35 @@ impl Mechanic for Triangulation {
 
     fn captures(&self, _pos: &Position, _m: Move) -> Option<bool> {
         Some(false)
+    }
+
+    /// A triangulation captures nothing, and each of its men ends where a man of the side
+    /// stands: it promotes only where the side has a pawn and a man in its promotion region.
+    fn may_be_noisy(&self, pos: &Position) -> bool {
+        let us = pos.side_to_move();
+        pos.pieces_of(us, PieceType::PAWN).any()
+            && (pos.pieces(us) & pos.rules().promotion_region[us.index()]).any()
+    }
+
+    fn generates_legal(&self) -> bool {
+        true
+    }
+
+    /// Judged route by route by where the King ends (routes of one effect are all legal or
+    /// all not), where the node's facts decide; else played.
+    fn generate_legal(&self, pos: &mut Position, lg: &Legality, list: &mut MoveList) {
+        if lg.decides() {
+            let mut safety = KingSafety::new(lg);
+            self.list_moves(pos, |r| safety.allows(pos, r), list);
+            return;
+        }
+        let mut pseudo = MoveList::new();
+        self.generate_moves(pos, &mut pseudo);
+        for &m in pseudo.iter() {
+            if legal_when_played(pos, m) {
+                list.push(m);
+            }
+        }
     }
 
     fn count_moves(&self, pos: &mut Position, lg: &Legality) -> Option<usize> {
@@ -222,11 +252,26 @@ impl Triangulation {
 
     /// Pseudo-legal triangulations, one per distinct result, each spelled canonically.
     pub fn generate_moves(&self, pos: &Position, list: &mut MoveList) {
+        self.list_moves(pos, |_| true, list);
+    }
+
+    /// The triangulations of the routes `keep` passes, one per distinct result, each spelled
+    /// canonically: the unique ones in route order, then the others in order of their keys.
+    /// `keep` must pass all routes of one effect or none.
+    fn list_moves(
+        &self,
+        pos: &Position,
+        mut keep: impl FnMut(&Route) -> bool,
+        list: &mut MoveList,
+    ) {
         let reach = Reaches::new(pos);
         let classes = Classifier::new(pos);
         let mut found = [std::mem::MaybeUninit::<(u64, Move)>::uninit(); MAX_ROUTES];
         let mut n = 0;
         self.for_each_route(pos, &reach, |r| {
+            if !keep(r) {
+                return;
+            }
             if classes.classify(pos, &reach, r) == Class::Unique {
                 if let Some(m) = encode(pos.rules(), r, None, None, None) {
                     list.push(m);
@@ -295,40 +340,16 @@ impl Triangulation {
         if !lg.decides() {
             return None;
         }
-        let king = lg.king();
         let reach = Reaches::new(pos);
         let classes = Classifier::new(pos);
-        // asked once a route without the King is found: legal unless in check
-        let mut stays_safe = None;
+        let mut safety = KingSafety::new(lg);
         // the swapped pairs seen (Class::Swap), a bit set made when first needed
         let mut swaps: Option<[u64; 64]> = None;
-        // the King's destinations judged so far, and those attacked
-        let (mut tested, mut attacked) = (Bitboard::EMPTY, Bitboard::EMPTY);
         let mut keys = [std::mem::MaybeUninit::<u64>::uninit(); MAX_ROUTES];
         let mut n = 0;
         let mut unique = 0;
         self.for_each_route(pos, &reach, |r| {
-            // the occupancy does not change: only where the King ends matters
-            let to = [(r.a, r.b), (r.b, r.c), (r.c, r.a)]
-                .into_iter()
-                .find(|&(from, _)| king == Some(from))
-                .map(|(_, to)| to);
-            if let Some(to) = to {
-                if !tested.has(to) {
-                    tested |= to.bb();
-                    let change = Change {
-                        king_to: Some(to),
-                        ..Change::NONE
-                    };
-                    if lg.judge(pos, &change) != Some(true) {
-                        attacked |= to.bb();
-                    }
-                }
-                if attacked.has(to) {
-                    return;
-                }
-            } else if !*stays_safe.get_or_insert_with(|| lg.judge(pos, &Change::NONE) == Some(true))
-            {
+            if !safety.allows(pos, r) {
                 return;
             }
             match classes.classify(pos, &reach, r) {
@@ -441,6 +462,58 @@ impl Reaches {
         } else {
             full.without(gone)
         }
+    }
+}
+
+/// Whether routes leave the King safe, at a node whose legality facts decide: a
+/// triangulation keeps the occupancy and moves no enemy man, so only where the King ends
+/// matters. Each answer is worked out once a node.
+struct KingSafety<'a> {
+    lg: &'a Legality,
+    king: Option<Square>,
+    /// Whether a route without the King is legal (the side is not in check), once asked.
+    stays_safe: Option<bool>,
+    /// The King's destinations judged so far, and those attacked.
+    tested: Bitboard,
+    attacked: Bitboard,
+}
+
+impl<'a> KingSafety<'a> {
+    fn new(lg: &'a Legality) -> KingSafety<'a> {
+        KingSafety {
+            lg,
+            king: lg.king(),
+            stays_safe: None,
+            tested: Bitboard::EMPTY,
+            attacked: Bitboard::EMPTY,
+        }
+    }
+
+    /// Whether the route `r` leaves the King unattacked.
+    #[inline]
+    fn allows(&mut self, pos: &Position, r: &Route) -> bool {
+        let king = self.king;
+        let to = [(r.a, r.b), (r.b, r.c), (r.c, r.a)]
+            .into_iter()
+            .find(|&(from, _)| king == Some(from))
+            .map(|(_, to)| to);
+        let lg = self.lg;
+        let Some(to) = to else {
+            return *self
+                .stays_safe
+                .get_or_insert_with(|| lg.judge(pos, &Change::NONE) == Some(true));
+        };
+        if !self.tested.has(to) {
+            self.tested |= to.bb();
+            let change = Change {
+                king_to: Some(to),
+                ..Change::NONE
+            };
+            if lg.judge(pos, &change) != Some(true) {
+                self.attacked |= to.bb();
+            }
+        }
+        !self.attacked.has(to)
     }
 }
 

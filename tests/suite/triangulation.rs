@@ -277,6 +277,20 @@ fn promotions_of_a_b_and_c() {
     }
 }
 
+/// Quiescence lists triangulations only where one may promote: where the side has a pawn and
+/// a man in its promotion region (each man ends where a man of the side stood; the pawn d4 of
+/// the last is far from the region).
+#[test]
+fn quiescence_lists_the_promoting_triangulations() {
+    let far_pawn_as_c = "R7/B7/8/8/3P4/8/8/4K2k w - - 0 1";
+    for fen in [EXTRA[2], EXTRA[3], EXTRA[4], far_pawn_as_c] {
+        assert!(noisy_special_moves(&mut pos(V, fen)) >= 4, "{fen}");
+    }
+    for fen in [START, TG_1, TG_2, TG_3, EXTRA[0], EXTRA[9]] {
+        assert_eq!(noisy_special_moves(&mut pos(V, fen)), 0, "{fen}");
+    }
+}
+
 #[test]
 fn one_placement_two_castling_rights_two_moves() {
     let fen = EXTRA[5];
