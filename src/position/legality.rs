@@ -168,6 +168,10 @@ pub struct Legality {
     /// relation or one whose widened masks judge changes
     /// ([`super::Mechanic::shortcut_judges_changes`]).
     quiet: bool,
+    /// In check by one leaping or sliding man under the ordinary relation: a change that
+    /// leaves the King where it is answers the check only by filling or capturing on
+    /// `masks.target` (the checker and the squares between).
+    single_check: bool,
     /// `judge` answers every change.
     decides: bool,
 }
@@ -190,6 +194,7 @@ impl Legality {
         let quiet = !masks.test_all()
             && masks.target == Bitboard::FULL
             && checker.is_none_or(|c| c.shortcut_judges_changes());
+        let single_check = !masks.test_all() && masks.target != Bitboard::FULL && checker.is_none();
         Legality {
             masks,
             screened,
@@ -197,6 +202,7 @@ impl Legality {
             enemy_types,
             king,
             quiet,
+            single_check,
             decides,
         }
     }
@@ -273,6 +279,13 @@ impl Legality {
             && !(c.empties & self.screened).more_than_one()
         {
             return Some(true);
+        }
+        if self.single_check
+            && c.king_to.is_none()
+            && ((c.fills | c.captured) & self.masks.target).is_empty()
+        {
+            // the checker stays and nothing new stands on its line
+            return Some(false);
         }
         Some(self.safe_after(pos, c))
     }
