@@ -203,19 +203,29 @@ fn may_promote(pos: &Position) -> bool {
         return false;
     }
     let last = if us == Color::White { 7 } else { 0 };
-    if rules.promotion_region[us.index()] != rules.shape.rank_bb(last) {
+    let last_rank = rules.shape.rank_bb(last);
+    if rules.promotion_region[us.index()] != last_rank {
+        return true;
+    }
+    let f = us.forward();
+    let near = (0..=2).fold(Bitboard::EMPTY, |b, k| b | last_rank.shift_ranks(-k * f));
+    if (pawns & near).any() {
         return true;
     }
     let theirs = pos.pieces(us.flip());
     let queens = pos.pieces_of(us, PieceType::QUEEN);
     let orthogonal = pos.pieces_of(us, PieceType::ROOK) | queens;
     let diagonal = pos.pieces_of(us, PieceType::BISHOP) | queens;
-    let f = us.forward();
-    pawns.into_iter().any(|p| {
+    // only a pawn on a file of an orthogonal slider or a diagonal of a diagonal one
+    let mut lines = Bitboard::EMPTY;
+    for s in orthogonal {
+        lines |= Bitboard::FILE_A.shift(s.file());
+    }
+    for s in diagonal {
+        lines |= bishop_attacks(s, Bitboard::EMPTY);
+    }
+    (pawns & lines).into_iter().any(|p| {
         let k = (last - p.rank()).abs();
-        if k <= 2 {
-            return true;
-        }
         [(0, orthogonal), (-1, diagonal), (1, diagonal)]
             .into_iter()
             .any(|(df, sliders)| {

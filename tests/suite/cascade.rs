@@ -182,6 +182,9 @@ fn quiescence_lists_every_promoting_cascade() {
     let cases = [
         // a Rook pushes the a3 pawn up the open file to a8; a Bishop pushes c3 to h8
         ("4k3/8/8/8/8/P1P5/1B6/R3K3 w - - 0 1", true),
+        // each train alone: the file, the diagonal
+        ("4k3/8/8/8/8/P7/8/R3K3 w - - 0 1", true),
+        ("4k3/8/8/8/8/2P5/1B6/4K3 w - - 0 1", true),
         // the same, for Black: a Queen behind the pawn on its file
         ("r3k3/1b6/p1p5/8/8/8/8/4K3 b - - 0 1", true),
         // an enemy man on the file and the diagonal: no cascade promotes
