@@ -195,6 +195,10 @@ pub struct Worker<'a, G: Game> {
     /// Deepest ply reached in the current iteration.
     pub seldepth: u32,
     killers: [[Move; 2]; MAX_PLY + 2],
+    /// Whether the side to move is in check in the child about to be searched, when the
+    /// parent found out after making the move: taken by the child's first step, so one
+    /// computation serves both.
+    known_check: Option<bool>,
     /// Quiet, continuation and capture histories and countermoves, kept between searches.
     hist: Box<Histories>,
     /// `moved[ply + 2]`: the key of the move made at `ply` (the two before the root stay
@@ -255,6 +259,7 @@ impl<'a, G: Game> Worker<'a, G> {
             excluded: [Move::NONE; MAX_PLY + 2],
             root_moves,
             owner_decides: false,
+            known_check: None,
             stopped: false,
         }
     }
@@ -383,11 +388,13 @@ impl<'a, G: Game> Worker<'a, G> {
             self.count_node();
             let gives_check = self.pos.in_check();
             let new_depth = depth - 1 + gives_check as i32;
+            self.known_check = Some(gives_check);
             let score = if i == pv_idx {
                 self.child(chooser, new_depth, alpha, beta, 1)
             } else {
                 let mut s = self.child(chooser, new_depth, alpha, alpha + 1, 1);
                 if s > alpha && s < beta && !self.stopped {
+                    self.known_check = Some(gives_check);
                     s = self.child(chooser, new_depth, alpha, beta, 1);
                 }
                 s
@@ -606,6 +613,7 @@ impl<'a, G: Game> Worker<'a, G> {
         if depth <= 0 {
             return self.qsearch(alpha, beta, ply);
         }
+        let known_check = self.known_check.take();
         self.count_node();
         if self.stopped {
             return 0;
@@ -637,7 +645,7 @@ impl<'a, G: Game> Worker<'a, G> {
             return s;
         }
 
-        let checked = self.pos.in_check();
+        let checked = known_check.unwrap_or_else(|| self.pos.in_check());
         let raw_eval = if checked { -INFINITE } else { self.evaluate() };
         let static_eval = if checked {
             raw_eval
@@ -761,6 +769,7 @@ impl<'a, G: Game> Worker<'a, G> {
                 } else {
                     depth - 1 + gives_check as i32
                 };
+                self.known_check = Some(gives_check);
                 if i == 0 {
                     score = self.child(chooser, new_depth, alpha, beta, ply + 1);
                 } else {
@@ -996,11 +1005,15 @@ impl<'a, G: Game> Worker<'a, G> {
         beta: i32,
         ply: usize,
     ) -> i32 {
+        // each search of the child may take the parent's word on check
+        let known_check = self.known_check;
         let mut score = self.child(chooser, new_depth - r, alpha, alpha + 1, ply);
         if score > alpha && r > 0 {
+            self.known_check = known_check;
             score = self.child(chooser, new_depth, alpha, alpha + 1, ply);
         }
         if score > alpha && score < beta {
+            self.known_check = known_check;
             score = self.child(chooser, new_depth, alpha, beta, ply);
         }
         score
@@ -1067,6 +1080,7 @@ impl<'a, G: Game> Worker<'a, G> {
 
     /// Quiescence: captures and promotions until the position is quiet; all evasions in check.
     pub fn qsearch(&mut self, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+        let known_check = self.known_check.take();
         self.count_node();
         if self.stopped {
             return 0;
@@ -1082,7 +1096,7 @@ impl<'a, G: Game> Worker<'a, G> {
         if self.pos.is_dead() {
             return 0;
         }
-        let checked = self.pos.in_check();
+        let checked = known_check.unwrap_or_else(|| self.pos.in_check());
         let mut best = -INFINITE;
         let stand = if checked {
             -INFINITE
