@@ -26,18 +26,25 @@ pub use crate::position::{attacked_from_squares, attacked_with, is_attacked, leg
 #[inline]
 fn push_pawn_move(pos: &Position, list: &mut MoveList, from: Square, to: Square) {
     let rules = pos.rules();
-    let us = pos.side_to_move();
-    if rules.promotion_region[us.index()].has(to) {
-        for &t in &rules.promotion_types {
-            if rules.region(us, t).has(to) {
-                list.push(Move::promotion(from, to, t));
-            }
-        }
+    if rules.promotion_region[pos.side_to_move().index()].has(to) {
+        push_promotions(pos, list, from, to);
         if !rules.mandatory_promotion {
             list.push(Move::normal(from, to));
         }
     } else {
         list.push(Move::normal(from, to));
+    }
+}
+
+/// The promotions of a pawn going from `from` to `to` in its promotion region.
+#[inline]
+fn push_promotions(pos: &Position, list: &mut MoveList, from: Square, to: Square) {
+    let rules = pos.rules();
+    let us = pos.side_to_move();
+    for &t in &rules.promotion_types {
+        if rules.region(us, t).has(to) {
+            list.push(Move::promotion(from, to, t));
+        }
     }
 }
 
@@ -107,19 +114,14 @@ impl PseudoSink for NoisyOnly<'_> {
 
     #[inline]
     fn pawn_targets(&mut self, pos: &Position, from: Square, tos: Bitboard) {
-        let rules = pos.rules();
-        let us = pos.side_to_move();
+        let promotion = pos.rules().promotion_region[pos.side_to_move().index()];
         let occ = pos.occupied();
-        for to in tos & (occ | rules.promotion_region[us.index()]) {
+        for to in tos & (occ | promotion) {
             if occ.has(to) {
                 push_pawn_move(pos, self.0, from, to);
-                continue;
-            }
-            // a step onto the promotion region: the promotions, not the plain step
-            for &t in &rules.promotion_types {
-                if rules.region(us, t).has(to) {
-                    self.0.push(Move::promotion(from, to, t));
-                }
+            } else {
+                // a step onto the promotion region: the promotions, not the plain step
+                push_promotions(pos, self.0, from, to);
             }
         }
     }

@@ -56,7 +56,9 @@
 //! man (a line through the King crosses the cascade's line once, and filled squares only
 //! block).
 
-use super::relocation::{approach_targets, direction, end_types, promotion, PawnApproach};
+use super::relocation::{
+    approach_targets, direction, end_types, pawns_near_promotion, promotion, PawnApproach,
+};
 use crate::geometry::attacks::{between, bishop_attacks, line, rook_attacks};
 use crate::geometry::{Bitboard, Color, Square};
 use crate::movegen::generic;
@@ -207,11 +209,10 @@ fn may_promote(pos: &Position) -> bool {
     if rules.promotion_region[us.index()] != last_rank {
         return true;
     }
-    let f = us.forward();
-    let near = (0..=2).fold(Bitboard::EMPTY, |b, k| b | last_rank.shift_ranks(-k * f));
-    if (pawns & near).any() {
+    if (pawns & last_rank).any() || pawns_near_promotion(pos, pawns, 2) {
         return true;
     }
+    let f = us.forward();
     let theirs = pos.pieces(us.flip());
     let queens = pos.pieces_of(us, PieceType::QUEEN);
     let orthogonal = pos.pieces_of(us, PieceType::ROOK) | queens;

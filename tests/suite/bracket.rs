@@ -289,10 +289,10 @@ fn quiescence_lists_the_promoting_brackets() {
         "7k/4N3/4P3/8/8/8/8/K7 w - - 0 1",
         "k7/8/8/8/8/4p3/4n3/7K b - - 0 1",
     ];
-    let mut promotions = 0;
-    for fen in near {
-        promotions += noisy_special_moves(&mut pos(V, fen));
-    }
+    let promotions: usize = near
+        .iter()
+        .map(|fen| noisy_special_moves(&mut pos(V, fen)))
+        .sum();
     assert_eq!(promotions, 16, "eight bracket promotions for each colour");
     for fen in [START, BR_T1, BR_T2].iter().chain(EXTRA) {
         assert_noisy_is_the_legal_subset(&mut pos(V, fen));

@@ -356,10 +356,10 @@ fn quiescence_lists_the_promoting_caroms() {
         "7k/3N4/4P3/8/8/8/8/4K3 w - - 0 1",
         "4k3/8/8/8/8/4p3/3n4/K7 b - - 0 1",
     ];
-    let mut caroms = 0;
-    for fen in near {
-        caroms += noisy_special_moves(&mut pos(V, fen));
-    }
+    let caroms: usize = near
+        .iter()
+        .map(|fen| noisy_special_moves(&mut pos(V, fen)))
+        .sum();
     assert_eq!(caroms, 8, "four promotions of each pawn's carom");
     for fen in [
         START,

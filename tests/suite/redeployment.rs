@@ -272,9 +272,10 @@ fn redeployment_with_successive_turns_barred() {
 #[test]
 fn quiescence_lists_exactly_the_capturing_redeployments() {
     // the staged list (Swap::generate_noisy_legal) is the legal list's captures, in its order
-    let mut redeployments = 0;
-    for fen in [START, RE_1, RE_2, RE_3].iter().chain(EXTRA) {
-        redeployments += noisy_special_moves(&mut pos(V, fen));
-    }
+    let redeployments: usize = [START, RE_1, RE_2, RE_3]
+        .iter()
+        .chain(EXTRA)
+        .map(|fen| noisy_special_moves(&mut pos(V, fen)))
+        .sum();
     assert!(redeployments > 0, "no capturing redeployment listed");
 }
