@@ -576,6 +576,17 @@ pub fn is_noisy(pos: &Position, m: Move) -> bool {
 /// only those judged for legality (staged generation for quiescence); returns whether the
 /// side has any legal move at all. Only where [`noisy_is_staged`].
 pub fn noisy_legal_moves(pos: &mut Position, list: &mut MoveList) -> bool {
+    noisy_stage(pos, list, true)
+}
+
+/// [`noisy_legal_moves`] without finding out whether the side can move when none is noisy:
+/// for a caller that lists the other moves next (the main search's first stage).
+pub fn noisy_legal_moves_only(pos: &mut Position, list: &mut MoveList) {
+    noisy_stage(pos, list, false);
+}
+
+/// The noisy legal moves; with `prove`, whether the side has any legal move at all.
+fn noisy_stage(pos: &mut Position, list: &mut MoveList, prove: bool) -> bool {
     debug_assert!(noisy_is_staged(pos));
     let lg = Legality::new(pos);
     let mut pseudo = MoveList::new();
@@ -610,6 +621,9 @@ pub fn noisy_legal_moves(pos: &mut Position, list: &mut MoveList) -> bool {
                 list.push(m);
             }
         }
+    }
+    if !prove {
+        return !list.is_empty();
     }
     let quiet_legal = |pos: &mut Position, moves: &[Move]| {
         moves

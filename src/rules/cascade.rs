@@ -151,6 +151,16 @@ impl Mechanic for Cascade {
         }
     }
 
+    /// Cascades never capture: the noisy ones are those that promote, and only a push train
+    /// with one of our pawns on its line, or a chain, can.
+    fn generate_noisy_legal(&self, pos: &mut Position, lg: &Legality, list: &mut MoveList) -> bool {
+        if !self.fast || !lg.decides() {
+            return false;
+        }
+        enumerate(pos, self.stops, &mut NoisyLegal { list, lg });
+        true
+    }
+
     /// Every leg's man leaves its square and stands on its end (a cascade never captures).
     fn change(&self, pos: &Position, m: Move) -> Option<Change> {
         let r = route(pos, m);
@@ -294,6 +304,44 @@ impl Sink for Legal<'_> {
     fn add(&mut self, pos: &Position, base: Move, ends: &[PieceType], own: PieceType, ch: &Change) {
         if self.lg.judge(pos, ch) == Some(true) {
             each_move(base, ends, own, |m| self.list.push(m));
+        }
+    }
+}
+
+/// The legal cascades that promote, in the order [`Legal`] lists them.
+struct NoisyLegal<'a> {
+    list: &'a mut MoveList,
+    lg: &'a Legality,
+}
+
+impl Sink for NoisyLegal<'_> {
+    #[inline]
+    fn add(&mut self, pos: &Position, base: Move, ends: &[PieceType], own: PieceType, ch: &Change) {
+        if ends.iter().any(|&t| t != own) && self.lg.judge(pos, ch) == Some(true) {
+            each_move(base, ends, own, |m| {
+                if m.promotion_type().is_some() {
+                    self.list.push(m)
+                }
+            });
+        }
+    }
+
+    /// Only the frontmost pushed man may promote: a line without one of our pawns that can
+    /// end in its promotion region lists nothing.
+    #[inline]
+    fn line(&mut self, pos: &Position, o: Square, first: Square, max: u8, stops: bool) {
+        let d = direction(o, first);
+        let l = Line::new(pos, o, d);
+        let us = pos.side_to_move();
+        let zone = pos.rules().promotion_region[us.index()];
+        let promotes = !backward(d, us)
+            && l.friends[..l.nf].iter().any(|&f| {
+                let f = f as usize;
+                pos.piece_at(l.sq[f]).kind() == PieceType::PAWN
+                    && (f + 1..l.enemy).any(|u| zone.has(l.sq[u]))
+            });
+        if promotes {
+            slide_cascades(pos, o, first, max, stops, self);
         }
     }
 }

@@ -114,21 +114,28 @@ pub fn own_first_rank(rules: &Rules, color: Color) -> i8 {
 /// it is a pawn that must promote there; each promotion choice when a pawn ends in its zone (P2).
 /// Empty when `man` may not stand on `p` at all: a pawn on its own first rank (P3), or any man
 /// outside its mobility region.
-#[inline]
+#[inline(always)]
 pub fn end_types(pos: &Position, man: Piece, p: Square) -> EndTypes {
-    let rules = pos.rules();
-    let us = man.color();
-    let t = man.kind();
     let mut out = EndTypes {
         types: [PieceType::PAWN; 8],
         len: 0,
     };
+    let t = man.kind();
     if t != PieceType::PAWN {
-        if rules.region(us, t).has(p) {
+        if pos.rules().region(man.color(), t).has(p) {
             out.push(t);
         }
         return out;
     }
+    pawn_end_types(pos, man, p, out)
+}
+
+/// [`end_types`] of a pawn, added to the empty `out`.
+#[inline(never)]
+fn pawn_end_types(pos: &Position, man: Piece, p: Square, mut out: EndTypes) -> EndTypes {
+    let rules = pos.rules();
+    let us = man.color();
+    let t = man.kind();
     if p.rank() == own_first_rank(rules, us) || !rules.board.has(p) {
         return out;
     }

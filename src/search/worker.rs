@@ -594,6 +594,25 @@ impl<'a, G: Game> Worker<'a, G> {
         }
     }
 
+    /// The best score among `scores[from..]` (`-INFINITE` if none).
+    #[inline]
+    fn best_score(scores: &[i32], from: usize) -> i32 {
+        scores[from..].iter().copied().max().unwrap_or(-INFINITE)
+    }
+
+    /// The second stage of a staged node: every legal move not among the `searched` first
+    /// of `list` (its captures and promotions) appended after them, in generation order.
+    fn list_the_rest(&mut self, list: &mut MoveList, searched: usize) {
+        let mut all = MoveList::new();
+        self.pos.legal_moves(&mut all);
+        list.truncate(searched);
+        for &m in all.iter() {
+            if !list.as_slice()[..searched].contains(&m) {
+                list.push(m);
+            }
+        }
+    }
+
     #[inline]
     fn pick(list: &mut MoveList, scores: &mut [i32], from: usize) -> Move {
         let n = list.len();
@@ -672,7 +691,19 @@ impl<'a, G: Game> Worker<'a, G> {
         };
 
         let mut list = MoveList::new();
-        self.pos.legal_moves(&mut list);
+        // staged: the captures and promotions alone, the rest listed only if none cuts
+        let mut staged = !checked && excluded.is_none() && self.pos.stages_quiets();
+        if staged {
+            self.pos.noisy_moves_only(&mut list);
+            if list.is_empty() || !tt_move.is_none() && !list.iter().any(|&m| m == tt_move) {
+                // nothing noisy, or a quiet table move to search first: list everything now
+                staged = false;
+                list.clear();
+            }
+        }
+        if !staged {
+            self.pos.legal_moves(&mut list);
+        }
         if list.is_empty() {
             return self.no_move_score(checked, ply);
         }
@@ -683,9 +714,9 @@ impl<'a, G: Game> Worker<'a, G> {
             return alpha;
         }
 
-        let n = list.len();
+        let mut n = list.len();
         let mut buf = ScoreBuf::new();
-        let scores = buf.slice(n);
+        let mut scores = buf.slice(n);
         self.score_moves(&list, tt_move, ply, scores);
         let mut best = -INFINITE;
         let mut best_move = Move::NONE;
@@ -702,6 +733,17 @@ impl<'a, G: Game> Worker<'a, G> {
         let busy = self.shared.busy.filter(|_| depth >= DEFER_MIN_DEPTH);
         let mut next = 0;
         loop {
+            if staged && (next == n || Self::best_score(scores, next) < ORDER_PROMOTION) {
+                // no capture or promotion cut: the killers, bad captures and quiets follow,
+                // unless futility prunes every quiet move (then only the bad captures do)
+                staged = false;
+                if is_pv || best <= -MATE_BOUND || !futile(depth, static_eval, alpha) {
+                    self.list_the_rest(&mut list, next);
+                    n = list.len();
+                    scores = buf.slice(n);
+                    self.score_moves(&list, tt_move, ply, scores);
+                }
+            }
             let (m, i, put_off_before) = if next < n {
                 next += 1;
                 (Self::pick(&mut list, scores, next - 1), next - 1, false)
@@ -1212,10 +1254,13 @@ fn prunes_quiet(depth: i32, i: usize, improving: bool, static_eval: i32, alpha: 
     } else {
         LMP_BASE_WORSENING + (LMP_FACTOR_WORSENING * depth * depth) as usize
     };
-    (depth <= LMP_MAX_DEPTH && i >= late)
-        || (depth <= FUTILITY_MAX_DEPTH
-            && i > 0
-            && static_eval + FUTILITY_BASE + FUTILITY_PER_PLY * depth <= alpha)
+    (depth <= LMP_MAX_DEPTH && i >= late) || (i > 0 && futile(depth, static_eval, alpha))
+}
+
+/// Futility pruning: whether a non-PV node's quiet moves after its first cannot raise alpha.
+#[inline]
+fn futile(depth: i32, static_eval: i32, alpha: i32) -> bool {
+    depth <= FUTILITY_MAX_DEPTH && static_eval + FUTILITY_BASE + FUTILITY_PER_PLY * depth <= alpha
 }
 
 /// Late-move reduction `r` of a quiet move adjusted: less for a move with good history, more

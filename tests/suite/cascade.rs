@@ -185,6 +185,8 @@ fn quiescence_lists_every_promoting_cascade() {
         // each train alone: the file, the diagonal
         ("4k3/8/8/8/8/P7/8/R3K3 w - - 0 1", true),
         ("4k3/8/8/8/8/2P5/1B6/4K3 w - - 0 1", true),
+        // the pawn a step from the last rank: the Rook lands on it and pushes it onto a8
+        ("4k3/P7/8/8/8/8/8/R3K3 w - - 0 1", true),
         // the same, for Black: a Queen behind the pawn on its file
         ("r3k3/1b6/p1p5/8/8/8/8/4K3 b - - 0 1", true),
         // an enemy man on the file and the diagonal: no cascade promotes
@@ -421,4 +423,24 @@ fn perft_suite_agrees_with_the_model_deep() {
     let budget = model_budget(4_000_000);
     let n = suite_agrees(budget);
     println!("{n} counts compared");
+}
+
+/// The main search lists a node's captures and promotions first and the other moves only when
+/// none of them cuts: a quiet mate is found where the node also has a capture (Rxe1, which
+/// stays on offer after each King move).
+#[test]
+fn search_finds_a_quiet_mate_past_the_captures() {
+    chimera::geometry::attacks::init();
+    let mut e = chimera::engine::Engine::new();
+    e.set_variant(V).expect("cascade");
+    // every Black move allows Ra8# (or Rb8# once the Rook on b7 has gone)
+    e.set_position(Some("6k1/1R6/7K/8/8/8/8/R3n3 b - - 0 1"), &[])
+        .expect("fen");
+    let r = e.best_move_at_depth(2);
+    assert!(
+        r.score <= -chimera::search::MATE_BOUND,
+        "score {} for {:?}",
+        r.score,
+        r.pv
+    );
 }
