@@ -18,7 +18,7 @@ use crate::geometry::{Bitboard, Color, Square};
 use crate::moves::{Move, MoveKind, MoveList};
 use crate::piece::PieceType;
 use crate::position::legality::{exposes_when_played, king_step_exposes};
-use crate::position::{types_of, Change, Hooks, Legality, Mechanic, Position};
+use crate::position::{types_of, Change, Hooks, Legality, Mechanic, Position, ShortcutMasks};
 use crate::variant::PieceDef;
 
 pub use crate::position::{attacked_from_squares, attacked_with, is_attacked, legal_when_played};
@@ -78,6 +78,61 @@ trait PseudoSink {
     /// pawns left for one-by-one generation.
     fn bulk_pawns(&mut self, _pos: &Position, _def: &PieceDef, pawns: Bitboard) -> Bitboard {
         pawns
+    }
+    /// Whether the sink has what it wants: the generation stops early.
+    fn done(&self) -> bool {
+        false
+    }
+}
+
+/// A sink that looks for one legal move: the moves the masks find legal answer at once, the
+/// others wait in `doubtful` to be judged one by one.
+struct AnyLegal<'a> {
+    masks: &'a ShortcutMasks,
+    found: bool,
+    doubtful: MoveList,
+}
+
+impl AnyLegal<'_> {
+    /// Whether a normal move from `from` to one of `tos` is legal by the masks alone.
+    #[inline]
+    fn legal_by_masks(&self, from: Square, tos: Bitboard) -> bool {
+        !self.masks.test_from.has(from) && (tos & self.masks.target & !self.masks.test_to).any()
+    }
+}
+
+impl PseudoSink for AnyLegal<'_> {
+    #[inline]
+    fn targets(&mut self, _pos: &Position, from: Square, tos: Bitboard) {
+        if self.legal_by_masks(from, tos) {
+            self.found = true;
+        } else {
+            for to in tos {
+                self.doubtful.push(Move::normal(from, to));
+            }
+        }
+    }
+
+    #[inline]
+    fn pawn_targets(&mut self, pos: &Position, from: Square, tos: Bitboard) {
+        let zone = pos.rules().promotion_region[pos.side_to_move().index()];
+        if self.legal_by_masks(from, tos & !zone) {
+            self.found = true;
+        } else {
+            for to in tos {
+                push_pawn_move(pos, &mut self.doubtful, from, to);
+            }
+        }
+    }
+
+    #[inline]
+    fn other(&mut self, m: Move) {
+        self.doubtful.push(m);
+    }
+
+    #[inline]
+    fn done(&self) -> bool {
+        self.found
     }
 }
 
@@ -329,6 +384,9 @@ fn generate_pseudo<S: PseudoSink>(pos: &Position, sink: &mut S) {
             men
         };
         for from in men {
+            if sink.done() {
+                return;
+            }
             let (quiet, caps) = def.moves.targets(us, from, occ, board);
             let quiet = if quiet_on { quiet } else { Bitboard::EMPTY };
             let caps = if captures_on { caps } else { Bitboard::EMPTY };
@@ -633,10 +691,14 @@ fn noisy_stage(pos: &mut Position, list: &mut MoveList, prove: bool) -> bool {
     if !list.is_empty() || !own.is_empty() || quiet_legal(pos, &pseudo.as_slice()[data_noisy..]) {
         return true;
     }
-    // no noisy move: the data's quiet moves are listed only now
-    let mut quiets = MoveList::new();
-    generate_pseudo(pos, &mut quiets);
-    if quiet_legal(pos, quiets.as_slice()) {
+    // no noisy move: the data's quiet moves are looked at only now, until one is legal
+    let mut probe = AnyLegal {
+        masks: lg.masks(),
+        found: false,
+        doubtful: MoveList::new(),
+    };
+    generate_pseudo(pos, &mut probe);
+    if probe.found || quiet_legal(pos, probe.doubtful.as_slice()) {
         return true;
     }
     // no legal move listed: the mechanic's moves not listed decide

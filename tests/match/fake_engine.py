@@ -31,14 +31,20 @@ def say(s):
 
 
 def next_game(counter):
-    """Counts a game in the file `counter` (shared by every process of the engine)."""
+    """Counts a game in the file `counter` (shared by every process of the engine), under a
+    lock: two processes starting games at once must not both read the same count."""
+    import fcntl
+
+    fd = os.open(counter, os.O_RDWR | os.O_CREAT, 0o644)
     try:
-        with open(counter) as f:
-            n = int(f.read().strip() or 0)
-    except (OSError, ValueError):
-        n = 0
-    with open(counter, "w") as f:
-        f.write(str(n + 1))
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        text = os.read(fd, 64).decode().strip()
+        n = int(text) if text.isdigit() else 0
+        os.lseek(fd, 0, os.SEEK_SET)
+        os.ftruncate(fd, 0)
+        os.write(fd, str(n + 1).encode())
+    finally:
+        os.close(fd)
     return n + 1
 
 
