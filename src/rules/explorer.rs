@@ -271,15 +271,28 @@ impl Mechanic for Explorer {
     fn generate_legal(&self, pos: &mut Position, lg: &Legality, list: &mut MoveList) {
         let mut own = MoveList::new();
         self.generate(pos, &mut own);
-        let masks = self.legal_masks(pos, lg);
-        for &m in own.iter() {
-            let sure = masks.is_some_and(|k| {
-                m.payload() & CAPTURED == 0 && !k.test_from.has(m.from()) && !k.test_to.has(m.to())
-            });
-            if sure || self.legal(pos, m) {
-                list.push(m);
+        self.keep_legal(pos, lg, &own, list);
+    }
+
+    /// Only the continuations onto an enemy man, and those of captures: the others take
+    /// nothing of the enemy's (an own man taken is no capture for quiescence).
+    fn generate_noisy_legal(&self, pos: &mut Position, lg: &Legality, list: &mut MoveList) -> bool {
+        let mut own = MoveList::new();
+        let enemy = pos.pieces(pos.side_to_move().flip());
+        let p: &Position = pos;
+        self.each_man(p, |a, quiet, dests, caps| {
+            for c in dests & enemy {
+                let s = first_by_name(STOPS[c.index()] & quiet);
+                own.push(Move::special(a, c, s.raw() as u32, None));
             }
-        }
+            if self.captures_continue {
+                self.capture_continuations(p, a, caps, |s, c| {
+                    own.push(Move::special(a, c, s.raw() as u32 | CAPTURED, None));
+                });
+            }
+        });
+        self.keep_legal(pos, lg, &own, list);
+        true
     }
 
     fn count_moves(&self, pos: &mut Position, lg: &Legality) -> Option<usize> {
@@ -321,6 +334,20 @@ impl Mechanic for Explorer {
 }
 
 impl Explorer {
+    /// Appends the legal moves of `own` (its pseudo-legal moves) to `list`, judged by the
+    /// widened masks where they decide ([`Explorer::legal_masks`]), else on the board after.
+    fn keep_legal(&self, pos: &mut Position, lg: &Legality, own: &MoveList, list: &mut MoveList) {
+        let masks = self.legal_masks(pos, lg);
+        for &m in own.iter() {
+            let sure = masks.is_some_and(|k| {
+                m.payload() & CAPTURED == 0 && !k.test_from.has(m.from()) && !k.test_to.has(m.to())
+            });
+            if sure || self.legal(pos, m) {
+                list.push(m);
+            }
+        }
+    }
+
     /// Calls `out(a, quiet, dests, caps)` for each continuing man of the side to move on `a`:
     /// `quiet` the empty squares it may move to, `dests` the squares its continuations from
     /// them end on that make a move of their own (not its origin, not its own King, not an

@@ -540,19 +540,15 @@ impl Slide {
             noisy_only,
             ..Origin::default()
         };
+        let theirs = pos.pieces(us.flip());
         for o in own & !skip {
             let man = pos.piece_at(o);
             let reach = orthodox_reach(man, o, occ);
-            origin.set_reach(pos, o, man, reach);
-            let own_after = own.without(o);
             if man.kind() != PieceType::PAWN {
-                for t in reach & !own {
-                    if (self.to[t.index()] & !own_after).any() {
-                        self.slides_after(pos, Move::normal(o, t), false, &mut origin, out);
-                    }
-                }
+                self.piece_routes(o, reach, own, theirs, noisy_only, out);
                 continue;
             }
+            origin.set_reach(pos, o, man, reach);
             let zone = rules.promotion_region[us.index()];
             let tos = quiet_targets(pos, o, man) | (reach & pos.pieces(us.flip()));
             for t in tos {
@@ -582,6 +578,46 @@ impl Slide {
         }
     }
 
+    /// The routes of the piece (no pawn) on `o` whose capture geometry is `reach`, as
+    /// [`Slide::slides_after`] gives them target by target, without its general case: a first
+    /// leg capturing on `t` goes on to every slide square of `t` free of our men; a quiet one
+    /// only to a slide square no plain move reaches, never back to `o`, and only through the
+    /// ASCII-smallest empty square it can pass (the canonical route). With `noisy_only`, only
+    /// the routes that capture.
+    #[inline(always)]
+    fn piece_routes(
+        &self,
+        o: Square,
+        reach: Bitboard,
+        own: Bitboard,
+        theirs: Bitboard,
+        noisy_only: bool,
+        out: &mut impl FnMut(Move),
+    ) {
+        let own_after = own.without(o);
+        let plain = reach & !own;
+        let quiet = plain & !theirs;
+        let mut quiet_ends = !own_after & !plain & !o.bb();
+        if noisy_only {
+            quiet_ends &= theirs;
+        }
+        for t in plain {
+            let slides = self.to[t.index()];
+            if theirs.has(t) {
+                for t2 in slides & !own_after {
+                    out(Move::special(o, t, t2.raw() as u32, None));
+                }
+                continue;
+            }
+            for t2 in slides & quiet_ends {
+                let others = self.from[t2.index()] & quiet;
+                if !others.into_iter().any(|t1| name_before(t1, t)) {
+                    out(Move::special(o, t, t2.raw() as u32, None));
+                }
+            }
+        }
+    }
+
     /// Appends the legal moves of `moves` (slide moves of `pos`) to `list`, judged by the node's
     /// shortcut `masks` where they decide ([`Slide::judge`]).
     fn keep_legal(
@@ -592,7 +628,27 @@ impl Slide {
         list: &mut MoveList,
     ) {
         let king = single_king(pos);
+        // out of check, a route capturing on its first leg is a normal move to `t'` that also
+        // empties `t` ([`Slide::count_bulk`]'s rule); the squares whose emptying can expose the
+        // King are found at the first such route
+        let by_masks = king.is_some() && !masks.test_all() && masks.target == Bitboard::FULL;
+        let mut opened = None;
         for &m in moves.iter() {
+            let (o, t) = (m.from(), m.to());
+            let capture_route = by_masks
+                && m.payload() & (EP | CASTLING) == 0
+                && Some(o) != king
+                && !masks.test_from.has(o)
+                && !masks.test_to.has(slide_square(m))
+                && pos.occupied().has(t);
+            if capture_route {
+                let k = king.expect("by_masks");
+                let open = *opened.get_or_insert_with(|| self.opened_by_capture(pos, k));
+                if !open.has(t) {
+                    list.push(m);
+                    continue;
+                }
+            }
             let legal = match self.judge(pos, m, king, Some(masks)) {
                 Some(legal) => legal,
                 None => generic::legal_when_played(pos, m),
