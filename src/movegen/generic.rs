@@ -540,7 +540,7 @@ fn exposes(pos: &mut Position, m: Move, lg: &Legality) -> bool {
     if let Some(legal) = pos
         .mechanics()
         .checker()
-        .and_then(|c| c.judge_ordinary(pos, m))
+        .and_then(|c| c.judge_ordinary(pos, lg, m))
     {
         return !legal;
     }

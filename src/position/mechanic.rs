@@ -265,9 +265,9 @@ pub trait Mechanic: AsAny + Send + Sync + 'static {
 
     /// Whether the side to move's King is safe after its pseudo-legal ordinary move `m` under
     /// its check relation (Hooks::CHECK), judged without playing `m`: the moves the legality
-    /// shortcut leaves for testing are otherwise played and tested one by one. `None`: it
-    /// cannot say, and `m` is played (the default).
-    fn judge_ordinary(&self, _pos: &Position, _m: Move) -> Option<bool> {
+    /// shortcut leaves for testing are otherwise played and tested one by one; `lg` is the
+    /// node's legality facts. `None`: it cannot say, and `m` is played (the default).
+    fn judge_ordinary(&self, _pos: &Position, _lg: &Legality, _m: Move) -> Option<bool> {
         None
     }
 

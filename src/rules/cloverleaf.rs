@@ -514,7 +514,7 @@ impl Mechanic for Cloverleaf {
         Some(self.attacks(pos, sq, by, occ, !removed))
     }
 
-    fn judge_ordinary(&self, pos: &Position, m: Move) -> Option<bool> {
+    fn judge_ordinary(&self, pos: &Position, _lg: &Legality, m: Move) -> Option<bool> {
         match m.kind() {
             MoveKind::Normal => Some(self.safe_after(pos, m.from(), m.to(), Bitboard::EMPTY)),
             MoveKind::EnPassant => {

@@ -43,7 +43,7 @@
 
 use super::relocation::end_types;
 use super::{effect_of_move, name_before, parse_legs};
-use crate::geometry::attacks::{between, bishop_attacks, rook_attacks, TABLES};
+use crate::geometry::attacks::{between, bishop_attacks, line, rook_attacks, TABLES};
 use crate::geometry::{Bitboard, Color, Square};
 use crate::movegen::generic;
 use crate::moves::{Move, MoveKind, MoveList, MoveText};
@@ -378,9 +378,11 @@ impl Mechanic for Slide {
     /// The ordinary moves the widened shortcut tests (to and from the King's predecessors, the
     /// screens) change only the occupancy of `o` and `t` and the men captured there, so the
     /// relation is judged on that board instead of playing them. A pawn's double step is
-    /// played: it leaves an en-passant target the enemy may use to reach a predecessor.
+    /// played: it leaves an en-passant target the enemy may use to reach a predecessor. Out
+    /// of check, a man the ordinary relation does not pin (or one staying on its pin's line)
+    /// cannot expose the King to it, so only the slides are asked.
     #[inline]
-    fn judge_ordinary(&self, pos: &Position, m: Move) -> Option<bool> {
+    fn judge_ordinary(&self, pos: &Position, lg: &Legality, m: Move) -> Option<bool> {
         if m.kind() != MoveKind::Normal {
             return None;
         }
@@ -391,8 +393,17 @@ impl Mechanic for Slide {
         }
         let occ = pos.occupied();
         let now = (occ & !o.bb()) | t.bb();
-        let sq = if o == king { t } else { king };
         let them = pos.side_to_move().flip();
+        let masks = lg.masks();
+        let plain_safe = o != king
+            && !masks.test_all()
+            && masks.target == Bitboard::FULL
+            && (!lg.pinned().has(o) || line(king, o).has(t));
+        if plain_safe {
+            let men = pos.pieces(them) & !t.bb();
+            return Some(!self.slide_attack(pos, king, them, now, men, None));
+        }
+        let sq = if o == king { t } else { king };
         Some(!self.attacked_with_slides(pos, sq, them, now, t.bb() & occ))
     }
 }
@@ -541,25 +552,37 @@ impl Slide {
             ..Origin::default()
         };
         let theirs = pos.pieces(us.flip());
+        let zone = rules.promotion_region[us.index()];
+        // where a pawn's route may not end as a pawn: its zone and its own first rank (P3)
+        let first_rank = if us == Color::White {
+            Bitboard(0xFF)
+        } else {
+            Bitboard(0xFF << 56)
+        };
+        let pawn_changes = zone | first_rank;
         for o in own & !skip {
             let man = pos.piece_at(o);
             let reach = orthodox_reach(man, o, occ);
             if man.kind() != PieceType::PAWN {
-                self.piece_routes(o, reach, own, theirs, noisy_only, out);
+                self.routes_as_is(
+                    o,
+                    reach & !occ,
+                    reach & theirs,
+                    own,
+                    theirs,
+                    noisy_only,
+                    out,
+                );
                 continue;
             }
-            origin.set_reach(pos, o, man, reach);
-            let zone = rules.promotion_region[us.index()];
-            let tos = quiet_targets(pos, o, man) | (reach & pos.pieces(us.flip()));
-            for t in tos {
-                if zone.has(t) {
-                    for &q in &rules.promotion_types {
-                        let base = Move::promotion(o, t, q);
-                        self.slides_after(pos, base, false, &mut origin, out);
-                    }
-                } else {
-                    self.slides_after(pos, Move::normal(o, t), false, &mut origin, out);
-                }
+            let pushes = quiet_targets(pos, o, man);
+            let tos = pushes | (reach & theirs);
+            if ((tos | self.slides_of(tos)) & pawn_changes).is_empty() {
+                // every route ends with the pawn a pawn
+                self.routes_as_is(o, pushes, reach & theirs, own, theirs, noisy_only, out);
+            } else {
+                origin.set_reach(pos, o, man, reach);
+                self.pawn_routes(pos, o, tos, &mut origin, out);
             }
             if let Some(ep) = pos
                 .ep_square()
@@ -578,32 +601,58 @@ impl Slide {
         }
     }
 
-    /// The routes of the piece (no pawn) on `o` whose capture geometry is `reach`, as
-    /// [`Slide::slides_after`] gives them target by target, without its general case: a first
-    /// leg capturing on `t` goes on to every slide square of `t` free of our men; a quiet one
-    /// only to a slide square no plain move reaches, never back to `o`, and only through the
-    /// ASCII-smallest empty square it can pass (the canonical route). With `noisy_only`, only
-    /// the routes that capture.
+    /// The routes of the pawn on `o` through its targets `tos` (pushes and captures), each
+    /// promotion of a base move into the zone apart (`origin` holds its plain moves).
+    fn pawn_routes(
+        &self,
+        pos: &Position,
+        o: Square,
+        tos: Bitboard,
+        origin: &mut Origin,
+        out: &mut impl FnMut(Move),
+    ) {
+        let rules = pos.rules();
+        let zone = rules.promotion_region[pos.side_to_move().index()];
+        for t in tos {
+            if zone.has(t) {
+                for &q in &rules.promotion_types {
+                    let base = Move::promotion(o, t, q);
+                    self.slides_after(pos, base, false, origin, out);
+                }
+            } else {
+                self.slides_after(pos, Move::normal(o, t), false, origin, out);
+            }
+        }
+    }
+
+    /// The routes of the man on `o` that ends every route as it is (a piece, or a pawn that
+    /// can reach neither its zone nor its first rank), whose plain moves go to the empty
+    /// squares `quiet` and capture on `captures`, as [`Slide::slides_after`] gives them target
+    /// by target, without its general case: a first leg capturing on `t` goes on to every
+    /// slide square of `t` free of our men; a quiet one only to a slide square no plain move
+    /// reaches, never back to `o`, and only through the ASCII-smallest empty square it can
+    /// pass (the canonical route). With `noisy_only`, only the routes that capture.
+    #[allow(clippy::too_many_arguments)]
     #[inline(always)]
-    fn piece_routes(
+    fn routes_as_is(
         &self,
         o: Square,
-        reach: Bitboard,
+        quiet: Bitboard,
+        captures: Bitboard,
         own: Bitboard,
         theirs: Bitboard,
         noisy_only: bool,
         out: &mut impl FnMut(Move),
     ) {
         let own_after = own.without(o);
-        let plain = reach & !own;
-        let quiet = plain & !theirs;
+        let plain = quiet | captures;
         let mut quiet_ends = !own_after & !plain & !o.bb();
         if noisy_only {
             quiet_ends &= theirs;
         }
         for t in plain {
             let slides = self.to[t.index()];
-            if theirs.has(t) {
+            if captures.has(t) {
                 for t2 in slides & !own_after {
                     out(Move::special(o, t, t2.raw() as u32, None));
                 }

@@ -9,7 +9,7 @@ use crate::common;
 
 use chimera::movegen::{self, parse_move};
 use chimera::moves::MoveList;
-use chimera::position::{Hooks, Position};
+use chimera::position::{Hooks, Legality, Position};
 use chimera::rules::builtin_variants;
 use common::slide::Geo;
 use common::*;
@@ -430,11 +430,12 @@ fn attack_relation_matches_king_captures() {
                 let mut pseudo = MoveList::new();
                 movegen::generic::pseudo_moves(&p, &mut pseudo);
                 p.mechanics().mover().unwrap().generate(&p, &mut pseudo);
+                let lg = Legality::new(&p);
                 for &m in pseudo.iter() {
                     let mover = p.side_to_move();
                     // the judgement of an ordinary move without playing it (the moves the
                     // legality shortcut tests), for every ordinary move here
-                    let judged = checker.judge_ordinary(&p, m);
+                    let judged = checker.judge_ordinary(&p, &lg, m);
                     p.make(m);
                     if let Some(k) = p.king_square(mover) {
                         let attacked = checker.attacked(&p, k, mover.flip());
