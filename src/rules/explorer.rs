@@ -205,17 +205,7 @@ impl Mechanic for Explorer {
     }
 
     fn generate(&self, pos: &Position, list: &mut MoveList) {
-        self.each_man(pos, |a, quiet, dests, caps| {
-            for c in dests {
-                let s = first_by_name(STOPS[c.index()] & quiet);
-                list.push(Move::special(a, c, s.raw() as u32, None));
-            }
-            if self.captures_continue {
-                self.capture_continuations(pos, a, caps, |s, c| {
-                    list.push(Move::special(a, c, s.raw() as u32 | CAPTURED, None));
-                });
-            }
-        });
+        self.list_moves(pos, Bitboard::FULL, list);
     }
 
     fn edits(&self, pos: &Position, m: Move, out: &mut EditList) {
@@ -279,18 +269,7 @@ impl Mechanic for Explorer {
     fn generate_noisy_legal(&self, pos: &mut Position, lg: &Legality, list: &mut MoveList) -> bool {
         let mut own = MoveList::new();
         let enemy = pos.pieces(pos.side_to_move().flip());
-        let p: &Position = pos;
-        self.each_man(p, |a, quiet, dests, caps| {
-            for c in dests & enemy {
-                let s = first_by_name(STOPS[c.index()] & quiet);
-                own.push(Move::special(a, c, s.raw() as u32, None));
-            }
-            if self.captures_continue {
-                self.capture_continuations(p, a, caps, |s, c| {
-                    own.push(Move::special(a, c, s.raw() as u32 | CAPTURED, None));
-                });
-            }
-        });
+        self.list_moves(pos, enemy, &mut own);
         self.keep_legal(pos, lg, &own, list);
         true
     }
@@ -334,6 +313,22 @@ impl Mechanic for Explorer {
 }
 
 impl Explorer {
+    /// Appends its pseudo-legal moves to `list`: the continuations ending on `ends` (each
+    /// through its canonical stop), and every continuation of a capture.
+    fn list_moves(&self, pos: &Position, ends: Bitboard, list: &mut MoveList) {
+        self.each_man(pos, |a, quiet, dests, caps| {
+            for c in dests & ends {
+                let s = first_by_name(STOPS[c.index()] & quiet);
+                list.push(Move::special(a, c, s.raw() as u32, None));
+            }
+            if self.captures_continue {
+                self.capture_continuations(pos, a, caps, |s, c| {
+                    list.push(Move::special(a, c, s.raw() as u32 | CAPTURED, None));
+                });
+            }
+        });
+    }
+
     /// Appends the legal moves of `own` (its pseudo-legal moves) to `list`, judged by the
     /// widened masks where they decide ([`Explorer::legal_masks`]), else on the board after.
     fn keep_legal(&self, pos: &mut Position, lg: &Legality, own: &MoveList, list: &mut MoveList) {
