@@ -24,7 +24,8 @@ play() {
     shift
     fb=$(mktemp -d)
     rm -f "$out/$name.pgn"
-    xvfb-run -a -s "-screen 0 1024x768x24 -fbdir $fb" \
+    # a fresh HOME: XBoard keeps its settings (legality testing too) in ~/.xboardrc
+    HOME=$fb xvfb-run -a -s "-screen 0 1024x768x24 -fbdir $fb" \
         /usr/games/xboard -mg 1 -sgf "$out/$name.pgn" -tc "0:$base" -inc "$inc" \
         -xponder -xexit -autoCallFlag true "$@" > "$out/$name.log" 2>&1 &
     pid=$!

@@ -5,8 +5,9 @@
 
 use super::{wrong_colour, Engine};
 use crate::foreignpolicy::{self, Player};
-use crate::geometry::{Color, Square};
+use crate::geometry::{Bitboard, Color, Square};
 use crate::movegen::{legal_move_names, move_to_string, parse_move};
+use crate::piece::PieceType;
 use crate::position::Hooks;
 use crate::rules::outcome::{verdict, Outcome};
 use crate::variant::{data_is_orthodox, GameValue};
@@ -170,6 +171,44 @@ impl Engine {
         }
         if !mechanics.moves_fit_chess_guis() {
             return Some("moves of several men or legs");
+        }
+        None
+    }
+
+    /// Which of this game's legal pawn moves XBoard refuses while it tests legality by its
+    /// own rules (its default), if any. XBoard 4.9 (`moves.c`: `GenPseudoLegal` and
+    /// `LegalityTest`) lets a pawn of a `fairy` variant promote only on reaching the last rank
+    /// (a promotion letter on any other move is an illegal move, and the engine forfeits), and
+    /// double-step only from its first two ranks, the lower half of the board's. A
+    /// game it cannot referee at all ([`Engine::gui_cannot_referee`]) is not asked.
+    pub fn gui_legality_refuses(&self) -> Option<&'static str> {
+        if self.three.is_some() || self.gui_cannot_referee().is_some() {
+            return None;
+        }
+        let r = self.rules;
+        // only pawns are refused
+        r.pieces[PieceType::PAWN.index()].as_ref()?;
+        let shape = r.shape;
+        let top = shape.ranks as i8 - 1;
+        let last = [shape.rank_bb(top), shape.rank_bb(0)];
+        if !r.promotion_types.is_empty()
+            && (0..2).any(|c| (r.promotion_region[c] & r.board & !last[c]).any())
+        {
+            return Some("a pawn's promotion before the last rank");
+        }
+        // a pawn may stay one on the last rank; XBoard would make it a queen
+        if !r.mandatory_promotion && (0..2).any(|c| (r.promotion_region[c] & last[c]).any()) {
+            return Some("a pawn's move to the last rank without promotion");
+        }
+        // XBoard double-steps a White pawn from its ranks 1 to ranks/2 - 2, a Black one alike
+        let mut allowed = [Bitboard::EMPTY; 2];
+        for k in 0..=shape.ranks as i8 / 2 - 3 {
+            allowed[0] |= shape.rank_bb(k);
+            allowed[1] |= shape.rank_bb(top - k);
+        }
+        if r.double_step && (0..2).any(|c| (r.double_step_region[c] & r.board & !allowed[c]).any())
+        {
+            return Some("a pawn's double step from beyond its first two ranks");
         }
         None
     }
@@ -427,6 +466,42 @@ mod tests {
             .gui_cannot_referee()
             .expect("three")
             .contains("three"));
+    }
+
+    #[test]
+    fn gui_legality_limits_follow_the_pawns() {
+        let mut engine = Engine::new();
+        for (name, why) in [
+            ("espionage", Some("promotion before the last rank")),
+            ("haven", Some("promotion before the last rank")),
+            ("chess", None),
+            ("interior", None),
+            ("garrison", None),
+            ("periphery", None),
+            // beyond XBoard whatever it tests
+            ("007detente", None),
+        ] {
+            engine.set_variant(name).expect("built in");
+            let said = engine.gui_legality_refuses();
+            assert_eq!(said.is_some(), why.is_some(), "{name}: {said:?}");
+            if let (Some(said), Some(why)) = (said, why) {
+                assert!(said.contains(why), "{name}: {said}");
+            }
+        }
+        let user = "[deep:chess]\ndoubleStepRegionWhite = *2 *3\ndoubleStepRegionBlack = *7 *6\n\
+                    [stay:chess]\nmandatoryPawnPromotion = false\n";
+        let path = std::env::temp_dir().join(format!("gui-limits-{}.ini", std::process::id()));
+        std::fs::write(&path, user).expect("temp file");
+        engine
+            .load_variants(path.to_str().expect("utf-8"))
+            .expect("valid");
+        let _ = std::fs::remove_file(&path);
+        engine.set_variant("deep").expect("loaded");
+        let said = engine.gui_legality_refuses().expect("deep");
+        assert!(said.contains("double step"), "{said}");
+        engine.set_variant("stay").expect("loaded");
+        let said = engine.gui_legality_refuses().expect("stay");
+        assert!(said.contains("without promotion"), "{said}");
     }
 
     #[test]

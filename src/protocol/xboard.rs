@@ -261,19 +261,28 @@ impl Session {
 
     /// Tells the user, once a variant, where XBoard cannot referee a game between two engines
     /// (it would end in a forfeit or a time loss); a popup, since XBoard hides `#` lines.
+    /// Where XBoard can referee the game only with its legality testing off, it says so in an
+    /// error popup with the setting to change.
     fn tell_limits(&mut self, name: &str) {
-        let Some(why) = self.engine.gui_cannot_referee() else {
-            return;
-        };
         if self.told_limits.iter().any(|n| n == name) {
             return;
         }
-        self.told_limits.push(name.to_string());
         // `\\` at the start asks XBoard to expand the `\n` escapes of the popup's text
-        self.out.line(&format!(
-            "telluser \\\\Chimera: XBoard cannot referee {name} between two engines\\n({why}).\\n\
-             Play it with chimera match, watch it with chimera serve (docs/protocols.md)."
-        ));
+        if let Some(why) = self.engine.gui_cannot_referee() {
+            self.out.line(&format!(
+                "telluser \\\\Chimera: XBoard cannot referee {name} between two engines\\n({why}).\\n\
+                 Play it with chimera match, watch it with chimera serve (docs/protocols.md)."
+            ));
+        } else if let Some(why) = self.engine.gui_legality_refuses() {
+            self.out.line(&format!(
+                "tellusererror \\\\Chimera: XBoard's legality testing refuses a legal move of {name}\\n\
+                 ({why}), and the engine that plays it forfeits.\\n\
+                 Turn it off: Options > General > Test Legality, or xboard -testLegality false."
+            ));
+        } else {
+            return;
+        }
+        self.told_limits.push(name.to_string());
     }
 
     fn setup_lines(&self) {

@@ -151,12 +151,14 @@ fn where_xboard_cannot_judge_the_winner_does_not_claim_and_the_loser_resigns() {
     assert!(e.quit());
 }
 
-/// The `telluser` popups among the lines seen, for `ping n` sent now.
-fn popups_until_pong(e: &mut Engine, n: u32) -> Vec<String> {
+/// The popups of one kind (`telluser` or `tellusererror`) among the lines seen, for
+/// `ping n` sent now.
+fn popups_until_pong(e: &mut Engine, n: u32, kind: &str) -> Vec<String> {
     e.send(&format!("ping {n}"));
     let pong = format!("pong {n}");
     e.expect(10, |l| l == pong);
-    let popups = e.seen.iter().filter(|l| l.starts_with("telluser"));
+    let kind = format!("{kind} ");
+    let popups = e.seen.iter().filter(|l| l.starts_with(&kind));
     let popups = popups.cloned().collect();
     e.seen.clear();
     popups
@@ -172,7 +174,7 @@ fn the_user_is_told_once_where_xboard_cannot_referee_two_engines() {
         .enumerate()
     {
         e.send(&format!("variant {variant}"));
-        let told = popups_until_pong(&mut e, n as u32);
+        let told = popups_until_pong(&mut e, n as u32, "telluser");
         assert_eq!(told.len(), 1, "{told:?}");
         assert!(
             told[0].contains(variant) && told[0].contains(why),
@@ -190,7 +192,40 @@ fn the_user_is_told_once_where_xboard_cannot_referee_two_engines() {
     ] {
         e.send(&format!("variant {variant}"));
     }
-    let told = popups_until_pong(&mut e, 9);
+    let told = popups_until_pong(&mut e, 9, "telluser");
+    assert!(told.is_empty(), "{told:?}");
+    assert!(e.quit());
+}
+
+#[test]
+fn the_user_is_told_to_turn_legality_testing_off_where_xboard_refuses_a_promotion() {
+    let mut e = xboard();
+    e.send("new");
+    // Espionage promotes on its last two ranks, Haven on its seventh: XBoard only on the last
+    for (n, variant) in ["espionage", "haven"].into_iter().enumerate() {
+        e.send(&format!("variant {variant}"));
+        let told = popups_until_pong(&mut e, n as u32, "tellusererror");
+        assert_eq!(told.len(), 1, "{told:?}");
+        for part in [
+            variant,
+            "promotion before the last rank",
+            "-testLegality false",
+        ] {
+            assert!(told[0].contains(part), "{part}: {}", told[0]);
+        }
+    }
+    // once a variant; nothing where XBoard's pawns are ours, nor where it cannot referee at all
+    for variant in [
+        "espionage",
+        "normal",
+        "garrison",
+        "interior",
+        "periphery",
+        "007detente",
+    ] {
+        e.send(&format!("variant {variant}"));
+    }
+    let told = popups_until_pong(&mut e, 9, "tellusererror");
     assert!(told.is_empty(), "{told:?}");
     assert!(e.quit());
 }
