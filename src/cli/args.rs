@@ -1,7 +1,7 @@
 //! The command line's grammar, in clap's builder API: every subcommand with its options, their
 //! types and ranges, and its help. Two subcommands keep grammars users rely on and are read
 //! elsewhere: `match` (cutechess-cli's `-engine cmd=... name=...`, `tournament::config`) and
-//! OpenBench's one-argument `genfens N seed S book B` (`tune::genfens`); the help lists them.
+//! OpenBench's one-argument `genfens N seed S book B` (`openings::genfens`); the help lists them.
 
 use clap::builder::ValueParser;
 use clap::{value_parser, Arg, ArgAction, Command};
@@ -147,6 +147,7 @@ fn train() -> Command {
         .arg(opt("mirror", "true|false", "also show each position reflected left to right (for rules symmetric that way)").value_parser(value_parser!(bool)))
         .arg(opt("init", "NET", "start from a net (a built-in name such as chess.nnue, or a file) with the same men, board and hidden size"))
         .arg(opt("turn-buckets", "true|false", "an output bucket per turn phase where turns have phases (the 007 family; default true)").value_parser(value_parser!(bool)))
+        .arg(opt("checkpoint", "FILE", "keep the run's state here after every epoch, and go on from it when the run is started again with the same data and settings"))
         .arg(variants_file())
 }
 

@@ -1,6 +1,6 @@
 //! The command line: `perft`, `divide`, `check`, `moves`, `variants`, `bench`, `datagen`,
 //! `tune` and `train` (`crate::tune`), `serve`, and `match` and `genfens` (their own grammars,
-//! `tournament::config` and `tune::genfens`). The grammar is clap's (`args`); errors go to
+//! `tournament::config` and `openings::genfens`). The grammar is clap's (`args`); errors go to
 //! stderr with a non-zero exit code; nothing a user types can panic the program.
 
 mod args;
@@ -375,7 +375,7 @@ fn tune_variant(m: &ArgMatches) -> Result<&'static crate::position::Variant, Str
 }
 
 fn cmd_datagen(m: &ArgMatches) -> Result<(), String> {
-    use crate::tune::datagen::{generate, DataFormat, DatagenConfig};
+    use crate::learn::datagen::{generate, DataFormat, DatagenConfig};
     let out_path = value::<String>(m, "out").unwrap_or_default();
     let text = |name: &str| value::<String>(m, name);
     let cfg = DatagenConfig {
@@ -394,7 +394,7 @@ fn cmd_datagen(m: &ArgMatches) -> Result<(), String> {
         eval_file: text("eval-file"),
     };
     let rules = tune_variant(m)?;
-    crate::tune::datagen::evaluation(rules, cfg.eval_file.as_deref())?;
+    crate::learn::datagen::evaluation(rules, cfg.eval_file.as_deref())?;
     let file = std::fs::File::create(&out_path).map_err(|e| format!("{out_path}: {e}"))?;
     let mut out = std::io::BufWriter::new(file);
     let stats = generate(rules, &cfg, &mut out, true).map_err(|e| format!("{out_path}: {e}"))?;
@@ -487,7 +487,7 @@ fn initial_net(name: &str) -> Result<std::sync::Arc<crate::eval::nnue::Network>,
 }
 
 fn cmd_train(m: &ArgMatches) -> Result<(), String> {
-    use crate::tune::train::{load, train, Data, TrainConfig};
+    use crate::learn::train::{load, train, Data, TrainConfig};
     let data_arg = value::<String>(m, "data").unwrap_or_default();
     let out = value::<String>(m, "out").unwrap_or_default();
     let d = TrainConfig::default();
@@ -509,6 +509,7 @@ fn cmd_train(m: &ArgMatches) -> Result<(), String> {
             Some(name) => Some(initial_net(&name)?),
             None => None,
         },
+        checkpoint: value::<String>(m, "checkpoint").map(std::path::PathBuf::from),
     };
     let rules = tune_variant(m)?;
     let mut data: Option<Data> = None;
@@ -534,13 +535,14 @@ fn cmd_train(m: &ArgMatches) -> Result<(), String> {
             if r.best { " (best, saved)" } else { "" }
         );
         if r.best {
-            if let Err(e) = std::fs::write(&out, crate::eval::nnue::file::serialize(best)) {
-                eprintln!("train: {out}: {e}");
+            let bytes = crate::eval::nnue::file::serialize(best);
+            if let Err(e) = crate::learn::write_whole(std::path::Path::new(&out), &bytes) {
+                eprintln!("train: {e}");
             }
         }
     })?;
-    std::fs::write(&out, crate::eval::nnue::file::serialize(&net))
-        .map_err(|e| format!("{out}: {e}"))?;
+    let bytes = crate::eval::nnue::file::serialize(&net);
+    crate::learn::write_whole(std::path::Path::new(&out), &bytes)?;
     eprintln!(
         "train: {} positions, {:.1} s; net written to {out}",
         data.records.len(),
@@ -551,7 +553,7 @@ fn cmd_train(m: &ArgMatches) -> Result<(), String> {
 
 /// `genfens N seed S book <None|FILE> [extra]` (OpenBench), followed by nothing or `quit`.
 fn cmd_genfens(line: &str, rest: &[String]) -> Result<(), String> {
-    use crate::tune::genfens::{generate, parse};
+    use crate::openings::genfens::{generate, parse};
     if let Some(extra) = rest.iter().find(|a| a.as_str() != "quit") {
         return Err(format!(
             "genfens: unexpected argument '{extra}' (only 'quit' may follow)"

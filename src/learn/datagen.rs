@@ -1,6 +1,6 @@
 //! Training positions from self-play: the engine plays itself at a fixed node count per move
 //! from the start position (or a book's line) plus a few random plies, optionally kept only
-//! when a short search finds them near level ([`super::openings`]), and the quiet positions of each game are
+//! when a short search finds them near level ([`crate::openings`]), and the quiet positions of each game are
 //! written with the game's result and the score of the search that chose the move there
 //! (packed records, [`super::packed`], for `chimera train`; or text lines
 //! `FEN | RESULT | SCORE` for `chimera tune`: RESULT 1.0, 0.5 or 0.0 for White, SCORE in
@@ -12,22 +12,20 @@
 //! the run's seed and its index and starts with a cleared table, so the output does not
 //! depend on the number of threads (games are written in order).
 
-use super::openings::{Checker, OpeningSource};
 use super::packed::{self, Layout, Record};
 use crate::eval::EvalParams;
 use crate::geometry::Color;
 use crate::movegen::generic::is_capture;
 use crate::movegen::in_check;
 use crate::moves::Move;
+use crate::openings::{search_move, Checker, OpeningSource, Rng};
 use crate::position::{Position, Variant};
 use crate::rules::outcome::{verdict, Outcome};
-use crate::search::{
-    search, HistoryPool, SearchContext, SearchLimits, SearchOptions, Silent, MATE_BOUND,
-};
+use crate::search::{HistoryPool, MATE_BOUND};
 use crate::tt::TranspositionTable;
 use std::collections::BTreeMap;
 use std::io::Write;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::Instant;
 
@@ -61,7 +59,7 @@ pub struct DatagenConfig {
     /// Chess960, each side its own array).
     pub chess960: Option<bool>,
     /// Nodes of the search that keeps only openings within
-    /// [`super::openings::MAX_IMBALANCE`] of level (0: no check).
+    /// [`crate::openings::MAX_IMBALANCE`] of level (0: no check).
     pub balance_nodes: u64,
     /// What is written.
     pub format: DataFormat,
@@ -120,24 +118,6 @@ struct GameRecord {
     unpackable: usize,
 }
 
-/// A small seeded generator (splitmix64), for openings and the tuner's synthetic tests.
-pub(crate) struct Rng(pub(crate) u64);
-
-impl Rng {
-    pub(crate) fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// Uniform in `0..n` (`n` > 0).
-    pub(crate) fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
-
 /// Whether a position where `best` is played is recorded: the side to move is not in check,
 /// the move neither captures nor promotes, and the score is moderate.
 fn quiet(pos: &Position, best: Move, white_score: i32) -> bool {
@@ -154,35 +134,6 @@ fn points(outcome: Outcome) -> f64 {
         Outcome::Win(Color::Black) => 0.0,
         Outcome::Draw => 0.5,
     }
-}
-
-/// One search of `pos` at `nodes` nodes, silent and single-threaded: best move and score for
-/// White.
-pub(crate) fn search_move(
-    pos: &Position,
-    nodes: u64,
-    tt: &TranspositionTable,
-    histories: &HistoryPool,
-    eval: &EvalParams,
-) -> (Move, i32) {
-    let limits = SearchLimits {
-        nodes: Some(nodes),
-        ..Default::default()
-    };
-    let (stop, pondering) = (AtomicBool::new(false), AtomicBool::new(false));
-    let ctx = SearchContext {
-        tt,
-        eval,
-        stop: &stop,
-        pondering: &pondering,
-        histories,
-    };
-    let r = search(pos, &limits, &SearchOptions::default(), &ctx, &Silent);
-    let white = match pos.chooser() {
-        Color::White => r.score,
-        Color::Black => -r.score,
-    };
-    (r.best, white)
 }
 
 /// Tracks the adjudication: plies in a row with a winning score for White (positive) or

@@ -65,6 +65,9 @@ pub struct TrainConfig {
     /// Whether the output has a bucket for each phase of the variant's turns (where it has
     /// more than one: the 007 family); a one-bucket net starts every bucket alike.
     pub turn_buckets: bool,
+    /// A file where the run's state is kept after every epoch (written whole, then renamed),
+    /// and from which a stopped run with the same data and settings goes on.
+    pub checkpoint: Option<std::path::PathBuf>,
 }
 
 impl Default for TrainConfig {
@@ -83,6 +86,7 @@ impl Default for TrainConfig {
             mirror: false,
             init: None,
             turn_buckets: true,
+            checkpoint: None,
         }
     }
 }
@@ -265,7 +269,7 @@ impl Params {
     }
 
     fn random(inputs: usize, hidden: usize, buckets: usize, seed: u64) -> Params {
-        let mut rng = super::datagen::Rng(seed);
+        let mut rng = crate::openings::Rng(seed);
         let mut uniform =
             |limit: f32| (rng.next() >> 11) as f32 / (1u64 << 53) as f32 * 2.0 * limit - limit;
         let mut p = Params::zeros(inputs, hidden, buckets);
@@ -362,6 +366,13 @@ impl Params {
             .chain(self.ft_b.iter_mut())
             .chain(self.out_w.iter_mut())
             .chain(self.out_b.iter_mut())
+    }
+
+    /// Sets every value from `values` (in [`Params::values`]' order).
+    fn set_values(&mut self, values: &[f32]) {
+        for (w, v) in self.values_mut().zip(values) {
+            *w = *v;
+        }
     }
 
     fn values(&self) -> impl Iterator<Item = &f32> {
@@ -548,13 +559,13 @@ fn quantise(p: &Params, layout: &Layout) -> Network {
 
 /// Whether record `i` is seen reflected in `epoch`.
 fn mirrored(seed: u64, epoch: usize, i: usize) -> bool {
-    let mut rng = super::datagen::Rng(seed ^ (epoch as u64) << 40 ^ i as u64);
+    let mut rng = crate::openings::Rng(seed ^ (epoch as u64) << 40 ^ i as u64);
     rng.next() & 1 == 1
 }
 
 /// Whether record block `b` is held out.
 fn held_out(b: usize, share: f64, seed: u64) -> bool {
-    let mut rng = super::datagen::Rng(seed ^ (b as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+    let mut rng = crate::openings::Rng(seed ^ (b as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
     (rng.next() % 1_000_000) as f64 / 1_000_000.0 < share
 }
 
@@ -573,6 +584,140 @@ pub struct EpochReport {
     pub seconds: f64,
     /// Whether it is the best so far (its net was kept).
     pub best: bool,
+}
+
+/// Fisher-Yates with the run's generator.
+fn shuffle(order: &mut [usize], rng: &mut crate::openings::Rng) {
+    for i in (1..order.len()).rev() {
+        order.swap(i, rng.below(i + 1));
+    }
+}
+
+/// What a checkpoint must have been made with to be taken up: every setting that changes the
+/// run, the fitted scale and the data's size (FNV-1a over their bytes).
+fn fingerprint(cfg: &TrainConfig, k: f32, buckets: usize, records: usize, values: usize) -> u64 {
+    let init = cfg
+        .init
+        .as_ref()
+        .map(|n| crate::eval::nnue::file::serialize(n));
+    let fields: [u64; 13] = [
+        cfg.hidden as u64,
+        cfg.epochs as u64,
+        cfg.batch as u64,
+        cfg.rate.to_bits() as u64,
+        cfg.final_rate.to_bits() as u64,
+        cfg.lambda.to_bits() as u64,
+        k.to_bits() as u64,
+        cfg.validation.to_bits(),
+        cfg.seed,
+        cfg.mirror as u64 | (buckets as u64) << 1,
+        records as u64,
+        values as u64,
+        init.map_or(0, |bytes| fnv(&bytes)),
+    ];
+    fnv(&fields
+        .iter()
+        .flat_map(|f| f.to_le_bytes())
+        .collect::<Vec<u8>>())
+}
+
+fn fnv(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
+        (h ^ b as u64).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
+/// A training run's state after an epoch: the float weights, Adam's moments and the best net
+/// so far. File: `CHIMCKPT`, version 1, the fingerprint, the epoch, Adam's step, the three
+/// value arrays (each a length and little-endian f32s), the best validation error and net (a
+/// length and the net file, or length 0).
+struct Checkpoint {
+    epoch: usize,
+    params: Vec<f32>,
+    m: Vec<f32>,
+    v: Vec<f32>,
+    t: i32,
+    best: Option<(f64, Network)>,
+}
+
+const CHECKPOINT_MAGIC: &[u8; 8] = b"CHIMCKPT";
+
+impl Checkpoint {
+    fn write(&self, path: &std::path::Path, fingerprint: u64) -> Result<(), String> {
+        let mut b = Vec::with_capacity(64 + 12 * self.params.len());
+        b.extend_from_slice(CHECKPOINT_MAGIC);
+        b.extend_from_slice(&1u32.to_le_bytes());
+        b.extend_from_slice(&fingerprint.to_le_bytes());
+        b.extend_from_slice(&(self.epoch as u64).to_le_bytes());
+        b.extend_from_slice(&self.t.to_le_bytes());
+        for values in [&self.params, &self.m, &self.v] {
+            b.extend_from_slice(&(values.len() as u64).to_le_bytes());
+            b.extend(values.iter().flat_map(|x| x.to_le_bytes()));
+        }
+        let (error, net) = match &self.best {
+            Some((e, n)) => (*e, crate::eval::nnue::file::serialize(n)),
+            None => (0.0, Vec::new()),
+        };
+        b.extend_from_slice(&error.to_le_bytes());
+        b.extend_from_slice(&(net.len() as u64).to_le_bytes());
+        b.extend_from_slice(&net);
+        super::write_whole(path, &b)
+    }
+
+    /// The checkpoint at `path`, if there is one made with `fingerprint`; one of other
+    /// settings or data is left aside with a note, a damaged one is an error naming the file.
+    fn read(path: &std::path::Path, fingerprint: u64) -> Result<Option<Checkpoint>, String> {
+        let bytes = match std::fs::read(path) {
+            Ok(b) => b,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(e) => return Err(format!("{}: {e}", path.display())),
+        };
+        let damaged = |what: &str| format!("{}: damaged checkpoint ({what})", path.display());
+        let mut r = super::Reader::new(&bytes);
+        if r.take(8) != Some(CHECKPOINT_MAGIC) || r.u32() != Some(1) {
+            return Err(damaged("not a version-1 checkpoint"));
+        }
+        if r.u64() != Some(fingerprint) {
+            eprintln!(
+                "train: {}: made with other data or settings; training from the first epoch",
+                path.display()
+            );
+            return Ok(None);
+        }
+        let epoch = r.u64().ok_or_else(|| damaged("cut short"))? as usize;
+        let t = r.u32().ok_or_else(|| damaged("cut short"))? as i32;
+        let mut arrays = Vec::new();
+        for _ in 0..3 {
+            arrays.push(r.f32s().ok_or_else(|| damaged("cut short"))?);
+        }
+        let error = r.u64().ok_or_else(|| damaged("cut short"))?;
+        let len = r.u64().ok_or_else(|| damaged("cut short"))? as usize;
+        let net = r.take(len).ok_or_else(|| damaged("cut short"))?;
+        if !r.done() {
+            return Err(damaged("longer than its contents"));
+        }
+        let best = match len {
+            0 => None,
+            _ => Some((
+                f64::from_bits(error),
+                crate::eval::nnue::file::parse(net).map_err(|e| damaged(&e.to_string()))?,
+            )),
+        };
+        let v = arrays.pop().expect("three");
+        let m = arrays.pop().expect("three");
+        let params = arrays.pop().expect("three");
+        if params.len() != m.len() || m.len() != v.len() {
+            return Err(damaged("arrays of different lengths"));
+        }
+        Ok(Some(Checkpoint {
+            epoch,
+            params,
+            m,
+            v,
+            t,
+            best,
+        }))
+    }
 }
 
 /// Trains a net on `data`; `on_epoch` hears each epoch's report with the best net so far.
@@ -634,18 +779,31 @@ pub fn train(
         })
         .collect();
     let mut total = Params::zeros(inputs, cfg.hidden, buckets);
-    let mut rng = super::datagen::Rng(cfg.seed ^ 0x5EED);
+    let mut rng = crate::openings::Rng(cfg.seed ^ 0x5EED);
     let mut best: Option<(f64, Network)> = None;
-    for epoch in 0..cfg.epochs {
+    let fingerprint = fingerprint(cfg, k, buckets, data.records.len(), p.len());
+    let mut first = 0;
+    if let Some(path) = &cfg.checkpoint {
+        if let Some(state) = Checkpoint::read(path, fingerprint)? {
+            first = state.epoch;
+            p.set_values(&state.params);
+            adam.m = state.m;
+            adam.v = state.v;
+            adam.t = state.t;
+            best = state.best;
+            // the shuffles of the epochs done, replayed, put the order where it was
+            for _ in 0..first {
+                shuffle(&mut train_idx, &mut rng);
+            }
+        }
+    }
+    for epoch in first..cfg.epochs {
         let start = Instant::now();
         let rate = cfg.rate
             * cfg
                 .final_rate
                 .powf(epoch as f32 / (cfg.epochs.max(2) - 1) as f32);
-        // Fisher-Yates with the run's generator
-        for i in (1..train_idx.len()).rev() {
-            train_idx.swap(i, rng.below(i + 1));
-        }
+        shuffle(&mut train_idx, &mut rng);
         let mut train_loss = 0.0;
         for batch in train_idx.chunks(cfg.batch.max(CHUNKS)) {
             let per = batch.len().div_ceil(CHUNKS);
@@ -705,6 +863,17 @@ pub fn train(
             seconds: start.elapsed().as_secs_f64(),
             best: improved,
         };
+        if let Some(path) = &cfg.checkpoint {
+            let state = Checkpoint {
+                epoch: epoch + 1,
+                params: p.values().copied().collect(),
+                m: adam.m.clone(),
+                v: adam.v.clone(),
+                t: adam.t,
+                best: best.clone(),
+            };
+            state.write(path, fingerprint)?;
+        }
         on_epoch(&report, &best.as_ref().expect("set above").1, k);
     }
     best.map(|(_, net)| net)
@@ -822,6 +991,73 @@ mod tests {
     }
 
     /// The analytic gradient matches a finite difference of the loss.
+    #[test]
+    fn a_run_stopped_after_an_epoch_goes_on_from_its_checkpoint_to_the_same_net() {
+        let chess = builtin_variants().get("chess").expect("chess");
+        let layout = Layout::new(chess).expect("layout");
+        let mut pos = Position::startpos(chess);
+        let mut records = Vec::new();
+        for (i, m) in [
+            "e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "a7a6", "b5a4", "g8f6",
+        ]
+        .iter()
+        .enumerate()
+        {
+            let mv = crate::movegen::parse_move(&mut pos, m).expect("legal");
+            pos.make(mv);
+            for score in [-40, 0, 60] {
+                let result = [0.0, 0.5, 1.0][(i + score as usize / 20) % 3];
+                records.push(packed::pack(&layout, &pos, score, result).expect("packs"));
+            }
+        }
+        let data = Data {
+            rules: chess,
+            layout,
+            records,
+        };
+        let path = std::env::temp_dir().join(format!("ckpt-{}.bin", std::process::id()));
+        let _ = std::fs::remove_file(&path);
+        let cfg = TrainConfig {
+            hidden: 16,
+            epochs: 4,
+            batch: 8,
+            validation: 0.3,
+            ..TrainConfig::default()
+        };
+        let straight = train(&data, &cfg, |_, _, _| {}).expect("trains");
+        let with_file = TrainConfig {
+            checkpoint: Some(path.clone()),
+            ..cfg
+        };
+        // stopped by a panic after the second epoch's checkpoint was written
+        let stopped = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            train(&data, &with_file, |r, _, _| assert!(r.epoch < 2, "stop"))
+        }));
+        assert!(stopped.is_err());
+        let mut epochs = Vec::new();
+        let resumed = train(&data, &with_file, |r, _, _| epochs.push(r.epoch)).expect("goes on");
+        assert_eq!(epochs, [3, 4], "the first two epochs are not run again");
+        assert!(resumed == straight, "the same net as a run without a stop");
+        // other settings: the checkpoint is left aside and the run starts again
+        let other = TrainConfig {
+            seed: 2,
+            ..with_file.clone()
+        };
+        let mut epochs = Vec::new();
+        train(&data, &other, |r, _, _| epochs.push(r.epoch)).expect("trains");
+        assert_eq!(epochs, [1, 2, 3, 4]);
+        // a damaged checkpoint is named
+        let mut bytes = std::fs::read(&path).expect("written");
+        bytes.truncate(bytes.len() / 2);
+        std::fs::write(&path, &bytes).expect("write");
+        let err = train(&data, &other, |_, _, _| {}).expect_err("refused");
+        assert!(
+            err.contains("damaged checkpoint") && err.contains("ckpt-"),
+            "{err}"
+        );
+        let _ = std::fs::remove_file(&path);
+    }
+
     #[test]
     fn gradients_match_finite_differences() {
         let chess = builtin_variants().get("chess").expect("chess");

@@ -5,7 +5,7 @@
 //! Each opening is a start (the variant's start position, or a random line of the book: an
 //! EPD or FEN file, one position a line) followed by random legal plies, kept when the game
 //! goes on and a short search finds it no more than
-//! [`super::openings::MAX_IMBALANCE`] centipawns from level ([`super::openings`]).
+//! [`super::MAX_IMBALANCE`] centipawns from level ([`super`]).
 //! The same N, seed, book and extra give the same openings. `extra` may hold `variant NAME`
 //! (default chess; `fischerandom` without a book draws random Chess960 arrays, and
 //! `chess960 single|double` asks for it with one array or one a side), `plies P` (random
@@ -14,8 +14,7 @@
 //! the last two as the clocks, so the line carries the six fields GUIs know
 //! ([`crate::variant::Rules::gui_start_fen`]).
 
-use super::datagen::Rng;
-use super::openings::{Checker, OpeningSource, ATTEMPTS};
+use super::{Checker, OpeningSource, Rng, ATTEMPTS};
 use crate::eval::EvalParams;
 use crate::position::{Position, Variant};
 use crate::search::HistoryPool;

@@ -1,21 +1,73 @@
 //! Openings for self-play and for OpenBench: a start (the variant's start position or a random
 //! line of a book) followed by random legal plies, kept when the game goes on and, if asked, a
 //! short search finds the result no more than [`MAX_IMBALANCE`] centipawns from level.
-//! `chimera datagen` and `genfens` draw their openings here.
+//! `chimera datagen` and `genfens` draw their openings here; both also take the seeded
+//! generator and the fixed-node search from here.
 
-use super::datagen::{search_move, Rng};
+pub mod genfens;
+
 use crate::eval::EvalParams;
+use crate::geometry::Color;
 use crate::movegen::legal_moves;
+use crate::moves::Move;
 use crate::moves::MoveList;
 use crate::position::{Position, Variant};
 use crate::rules::outcome::verdict;
-use crate::search::HistoryPool;
+use crate::search::{search, HistoryPool, SearchContext, SearchLimits, SearchOptions, Silent};
 use crate::tt::TranspositionTable;
+use std::sync::atomic::AtomicBool;
 
 /// Openings whose short search scores beyond this (centipawns) are dropped.
 pub const MAX_IMBALANCE: i32 = 300;
 /// Attempts per opening before giving up (a variant whose games keep ending at once).
 pub const ATTEMPTS: usize = 10_000;
+
+/// A small seeded generator (splitmix64), for openings and the tuner's synthetic tests.
+pub(crate) struct Rng(pub(crate) u64);
+
+impl Rng {
+    pub(crate) fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// Uniform in `0..n` (`n` > 0).
+    pub(crate) fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+/// One search of `pos` at `nodes` nodes, silent and single-threaded: best move and score for
+/// White.
+pub(crate) fn search_move(
+    pos: &Position,
+    nodes: u64,
+    tt: &TranspositionTable,
+    histories: &HistoryPool,
+    eval: &EvalParams,
+) -> (Move, i32) {
+    let limits = SearchLimits {
+        nodes: Some(nodes),
+        ..Default::default()
+    };
+    let (stop, pondering) = (AtomicBool::new(false), AtomicBool::new(false));
+    let ctx = SearchContext {
+        tt,
+        eval,
+        stop: &stop,
+        pondering: &pondering,
+        histories,
+    };
+    let r = search(pos, &limits, &SearchOptions::default(), &ctx, &Silent);
+    let white = match pos.chooser() {
+        Color::White => r.score,
+        Color::Black => -r.score,
+    };
+    (r.best, white)
+}
 
 /// Where openings come from and what they must satisfy.
 pub struct OpeningSource {

@@ -6,15 +6,11 @@
 //! it and rewrites the weights table.
 //! docs/strength.md ("Tuning") gives the commands and the method.
 
-pub mod datagen;
-pub mod genfens;
-pub mod openings;
-pub mod packed;
 pub mod texel;
-pub mod train;
 
 use crate::eval::weights::{feature_name, FEATURES, WEIGHTS};
 use crate::eval::{EvalParams, Score2};
+pub use crate::learn::{parse_line, DataLine};
 use crate::position::{Position, Variant};
 use std::io::Write;
 use std::time::Instant;
@@ -22,48 +18,6 @@ use texel::{Dataset, Objective, Progress, Schedule};
 
 /// The line that opens the weights table in `eval/weights.rs`.
 pub const WEIGHTS_OPENING: &str = "pub const WEIGHTS: [Score2; FEATURES] = [";
-
-/// One data line: `FEN | RESULT` (old files) or `FEN | RESULT | SCORE`.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct DataLine<'a> {
-    /// The position.
-    pub fen: &'a str,
-    /// The game's result for White: 0, 0.5 or 1.
-    pub result: f64,
-    /// The score of the search that chose the move, centipawns for White (`None` on old
-    /// two-field lines).
-    pub score: Option<f64>,
-}
-
-/// Parses `FEN | RESULT` or `FEN | RESULT | SCORE`.
-pub fn parse_line(line: &str) -> Result<DataLine<'_>, String> {
-    let fields: Vec<&str> = line.split('|').map(str::trim).collect();
-    let (fen, result, score) = match fields[..] {
-        [fen, result] => (fen, result, None),
-        [fen, result, score] => (fen, result, Some(score)),
-        _ => return Err("expected 'FEN | RESULT' or 'FEN | RESULT | SCORE'".into()),
-    };
-    let r: f64 = result
-        .parse()
-        .map_err(|_| format!("result '{result}' is not a number"))?;
-    if ![0.0, 0.5, 1.0].contains(&r) {
-        return Err(format!("result {r} is not 1.0, 0.5 or 0.0"));
-    }
-    let score = match score {
-        None => None,
-        Some(s) => Some(
-            s.parse::<f64>()
-                .ok()
-                .filter(|v| v.is_finite())
-                .ok_or_else(|| format!("score '{s}' is not a number of centipawns"))?,
-        ),
-    };
-    Ok(DataLine {
-        fen,
-        result: r,
-        score,
-    })
-}
 
 /// Reads a data file and traces every position with `eval` (blank lines and lines starting
 /// with `#` are skipped); with `need_scores` a line without a score is an error. Errors name

@@ -420,7 +420,7 @@ pub fn to_scores(weights: &[Pair]) -> Vec<Score2> {
 mod tests {
     use super::*;
 
-    use crate::tune::datagen::Rng;
+    use crate::openings::Rng;
 
     fn unit(rng: &mut Rng) -> f64 {
         (rng.next() >> 11) as f64 / (1u64 << 53) as f64

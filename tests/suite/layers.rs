@@ -21,11 +21,13 @@ const LAYERS: &[(&str, u32)] = &[
     ("tt", 7),
     ("search", 8),
     ("engine", 9),
-    ("tune", 9),
+    ("openings", 9),
+    ("learn", 10),
+    ("tune", 11),
     ("protocol", 10),
     ("tournament", 10),
     ("serve", 10),
-    ("cli", 11),
+    ("cli", 12),
 ];
 
 /// Modules that may reach only the listed modules, whatever their layers say.

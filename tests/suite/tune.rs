@@ -419,7 +419,7 @@ fn bad_input_is_refused_with_a_message() {
 /// positions.
 #[test]
 fn packed_datagen_records_are_the_games_positions() {
-    use chimera::tune::packed::{read_header, unpack, Layout, RECORD_BYTES};
+    use chimera::learn::packed::{read_header, unpack, Layout, RECORD_BYTES};
     let dir = scratch("packed");
     let bin = dir.join("chess.bin");
     let txt = dir.join("chess.txt");
@@ -622,7 +622,7 @@ fn train_writes_a_net_the_engine_plays_with() {
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     assert!(String::from_utf8_lossy(&o.stderr).contains("cut short"));
     let mut bad = std::fs::read(&data).expect("data");
-    let (.., start) = chimera::tune::packed::read_header(&bad).expect("header");
+    let (.., start) = chimera::learn::packed::read_header(&bad).expect("header");
     bad[start + 32 + 26] = 7; // the second record's result byte
     let bad_path = dir.join("bad.bin");
     std::fs::write(&bad_path, &bad).expect("write");
