@@ -151,6 +151,29 @@ fn train() -> Command {
         .arg(variants_file())
 }
 
+fn learn() -> Command {
+    Command::new("learn")
+        .about("from a variant's rules to a net that plays it better: rounds of self-play with its best evaluation, a net trained on all the data (from the nearest net whose men and board fit, else from zero), and an SPRT of the new net against the evaluation it would replace; an accepted net is installed as WORK/VARIANT.nnue and the next round plays with it. Stop it at any moment: the same command resumes from the work folder (docs/nnue.md)")
+        .arg(two_player_variant())
+        .arg(opt("work", "DIR", "the work folder (default: a folder named after the variant in the current directory)"))
+        .arg(threads("2"))
+        .arg(opt("hours", "H", "stop once H hours are spent (the same command goes on later)").value_parser(float_in(0.0, 1e6)))
+        .arg(opt("positions", "N", "positions each round's self-play adds").value_parser(value_parser!(u64).range(1..=10_000_000_000)).default_value("1500000"))
+        .arg(opt("nodes", "K", "nodes a move in self-play").value_parser(value_parser!(u64).range(1..=1_000_000_000)).default_value("5000"))
+        .arg(opt("chunk-games", "G", "games a data chunk (a stop loses at most one chunk)").value_parser(value_parser!(u64).range(1..=1_000_000)).default_value("200"))
+        .arg(opt("seed", "S", "the run's seed").value_parser(value_parser!(u64)).default_value("1"))
+        .arg(opt("hidden", "H", "hidden width (default: the start net's, else 256; another width than the start net's trains from zero)").value_parser(value_parser!(u64).range(16..=crate::eval::nnue::file::MAX_HIDDEN as u64)))
+        .arg(opt("epochs", "E", "training epochs a round").value_parser(value_parser!(u64).range(1..=100_000)).default_value("20"))
+        .arg(opt("tc", "TC", "the gate's time control, as chimera match's tc=").default_value("3+0.03"))
+        .arg(opt("elo0", "E0", "the gate's SPRT: H0's Elo").value_parser(float_in(-1000.0, 1000.0)).default_value("0"))
+        .arg(opt("elo1", "E1", "the gate's SPRT: H1's Elo").value_parser(float_in(-1000.0, 1000.0)).default_value("10"))
+        .arg(opt("alpha", "A", "the gate's SPRT: false H1 rate").value_parser(float_in(0.001, 0.5)).default_value("0.05"))
+        .arg(opt("beta", "B", "the gate's SPRT: false H0 rate").value_parser(float_in(0.001, 0.5)).default_value("0.05"))
+        .arg(opt("gate-games", "N", "the most games a gate plays (undecided then ends the run)").value_parser(value_parser!(u64).range(2..=1_000_000)).default_value("2000"))
+        .arg(opt("rounds", "R", "the most rounds").value_parser(value_parser!(u64).range(1..=1000)).default_value("10"))
+        .arg(variants_file())
+}
+
 fn serve() -> Command {
     Command::new("serve")
         .about("a web board to play, analyse and watch any variant; localhost only unless --host says otherwise (docs/serve.md)")
@@ -194,6 +217,7 @@ pub fn command() -> Command {
         .subcommand(datagen())
         .subcommand(tune())
         .subcommand(train())
+        .subcommand(learn())
         .subcommand(serve())
 }
 

@@ -368,7 +368,7 @@ fn tune_variant(m: &ArgMatches) -> Result<&'static crate::position::Variant, Str
     let name = value::<String>(m, "variant").unwrap_or_default();
     if name == crate::foreignpolicy::NAME {
         return Err(format!(
-            "{name} has three players; datagen and tune take a two-player variant"
+            "{name} has three players; datagen, train, learn and tune take a two-player variant"
         ));
     }
     Ok(setup(&Options::variant(&name, value(m, "variants")))?.rules())
@@ -551,6 +551,56 @@ fn cmd_train(m: &ArgMatches) -> Result<(), String> {
     Ok(())
 }
 
+fn cmd_learn(m: &ArgMatches) -> Result<(), String> {
+    use crate::learn::pipeline::{run, LearnConfig};
+    let rules = tune_variant(m)?;
+    let real = |name: &str| value::<f64>(m, name).unwrap_or(0.0);
+    let cfg = LearnConfig {
+        variant: rules.name.clone(),
+        variants_file: value(m, "variants"),
+        work: value::<String>(m, "work")
+            .map_or_else(|| std::path::PathBuf::from(&rules.name), Into::into),
+        threads: count(m, "threads", 2),
+        hours: value(m, "hours"),
+        positions: value(m, "positions").unwrap_or(1_500_000),
+        nodes: value(m, "nodes").unwrap_or(5000),
+        chunk_games: count(m, "chunk-games", 200),
+        seed: value(m, "seed").unwrap_or(1),
+        hidden: value::<u64>(m, "hidden").map(|h| h as usize),
+        epochs: count(m, "epochs", 20),
+        tc: value(m, "tc").unwrap_or_else(|| "3+0.03".into()),
+        elo0: real("elo0"),
+        elo1: real("elo1"),
+        alpha: real("alpha"),
+        beta: real("beta"),
+        gate_games: value::<u64>(m, "gate-games").unwrap_or(2000) as u32,
+        rounds: count(m, "rounds", 10),
+        exe: std::env::current_exe().map_err(|e| format!("this program's path: {e}"))?,
+    };
+    if cfg.hidden.is_some_and(|h| h % 16 != 0) {
+        return Err("--hidden must be a multiple of 16".into());
+    }
+    let summary = run(rules, &cfg)?;
+    match &summary.best {
+        Some(net) => say!(
+            "learn: {}: best net {} (sha256 {}), {} positions; report in {}",
+            rules.name,
+            net.display(),
+            crate::learn::pipeline::sha256_file(net)?,
+            summary.positions,
+            cfg.work.join("report.md").display()
+        ),
+        None => say!(
+            "learn: {}: no net accepted{}; {} positions; report in {}",
+            rules.name,
+            if summary.finished { "" } else { " yet" },
+            summary.positions,
+            cfg.work.join("report.md").display()
+        ),
+    }
+    Ok(())
+}
+
 /// `genfens N seed S book <None|FILE> [extra]` (OpenBench), followed by nothing or `quit`.
 fn cmd_genfens(line: &str, rest: &[String]) -> Result<(), String> {
     use crate::openings::genfens::{generate, parse};
@@ -631,6 +681,7 @@ fn dispatch(m: &ArgMatches) -> Result<(), String> {
         "datagen" => cmd_datagen(sub),
         "tune" => cmd_tune(sub),
         "train" => cmd_train(sub),
+        "learn" => cmd_learn(sub),
         "serve" => cmd_serve(sub),
         other => Err(format!("no subcommand '{other}' (try 'chimera help')")),
     }

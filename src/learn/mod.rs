@@ -8,6 +8,7 @@
 
 pub mod datagen;
 pub mod packed;
+pub mod pipeline;
 pub mod train;
 
 /// One data line: `FEN | RESULT` (old files) or `FEN | RESULT | SCORE`.

@@ -37,6 +37,7 @@ mod generic_fast_vs_reference;
 mod jadoube_model;
 mod launch;
 mod layers;
+mod learn;
 mod match_three;
 mod match_tournament;
 mod match_two;

@@ -1,0 +1,872 @@
+//! `chimera learn`: from a variant's rules to a net that plays it better, in one command.
+//!
+//! A run is rounds of three stages, recorded in the work folder's manifest (`learn.manifest`)
+//! after each step, so a stop at any moment resumes where it was:
+//!
+//! 1. **generate**: self-play with the best evaluation the variant has so far (its own at
+//!    first, then the last accepted net), in chunks of games (`data/round-R-NNNN.bin`), each
+//!    seeded from the run's seed, the round and its number and written whole; a stop loses
+//!    at most the chunk being played.
+//! 2. **train**: a net on every chunk so far, from the last accepted net, else the nearest
+//!    net whose men and board fit (a built-in net such as chess's), else from zero; a
+//!    checkpoint after every epoch (`nets/round-R.ckpt`).
+//! 3. **gate**: the new net against the evaluation it would replace, by SPRT at a fast
+//!    control (`chimera match` with `-resume`, games in `gates/round-R.pgn`). Accepted: the
+//!    net is installed (`VARIANT.nnue` in the work folder, written whole) and the next round
+//!    plays with it. Rejected or undecided: the run ends with the best net so far.
+//!
+//! Every file is written under a temporary name and renamed when whole (`write_whole`), so
+//! nothing half-written is read or installed. The report (`report.md`) lists every command
+//! that rebuilds the data and the nets, and every gate's result.
+
+use super::datagen::{generate, DataFormat, DatagenConfig};
+use super::packed::{read_header, RECORD_BYTES};
+use super::train::{load, train, Data, TrainConfig};
+use super::write_whole;
+use crate::eval::nnue::{embedded, file, Network};
+use crate::openings::genfens;
+use crate::position::Variant;
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Instant;
+
+/// The manifest's file name in the work folder.
+pub const MANIFEST: &str = "learn.manifest";
+
+/// What `chimera learn` was asked for.
+#[derive(Clone, Debug)]
+pub struct LearnConfig {
+    /// The variant (two colours).
+    pub variant: String,
+    /// A user variants.ini loaded on top of the built-in one (also given to the engines).
+    pub variants_file: Option<String>,
+    /// The work folder.
+    pub work: PathBuf,
+    /// Threads for generation and training, games at once in the gate.
+    pub threads: usize,
+    /// Wall-clock budget: no stage starts, and a gate stops, once it is spent.
+    pub hours: Option<f64>,
+    /// Positions each round's generation adds.
+    pub positions: u64,
+    /// Nodes a move in self-play.
+    pub nodes: u64,
+    /// Games a data chunk.
+    pub chunk_games: usize,
+    /// The run's seed.
+    pub seed: u64,
+    /// Hidden width when no net to start from fits (or to override one: then from zero).
+    pub hidden: Option<usize>,
+    /// Training epochs a round.
+    pub epochs: usize,
+    /// The gate's time control (`chimera match`'s `tc=`).
+    pub tc: String,
+    /// The gate's SPRT bounds and error rates.
+    pub elo0: f64,
+    /// See `elo0`.
+    pub elo1: f64,
+    /// See `elo0`.
+    pub alpha: f64,
+    /// See `elo0`.
+    pub beta: f64,
+    /// The most games a gate plays before it counts as undecided.
+    pub gate_games: u32,
+    /// The most rounds.
+    pub rounds: usize,
+    /// The engine the gate runs (this binary).
+    pub exe: PathBuf,
+}
+
+/// Where a round stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Stage {
+    Generate,
+    Train,
+    Gate,
+    Done,
+}
+
+impl Stage {
+    fn name(self) -> &'static str {
+        match self {
+            Stage::Generate => "generate",
+            Stage::Train => "train",
+            Stage::Gate => "gate",
+            Stage::Done => "done",
+        }
+    }
+
+    fn parse(s: &str) -> Option<Stage> {
+        [Stage::Generate, Stage::Train, Stage::Gate, Stage::Done]
+            .into_iter()
+            .find(|st| st.name() == s)
+    }
+}
+
+/// The work folder's record of a run.
+#[derive(Clone, Debug)]
+struct Manifest {
+    variant: String,
+    seed: u64,
+    /// The net training starts from in round 1 (`none`: from zero).
+    start: String,
+    hidden: usize,
+    round: usize,
+    stage: Stage,
+    /// The accepted net (a file in the work folder), or `None`: the variant's own evaluation.
+    best: Option<String>,
+    /// One line per finished gate.
+    gates: Vec<String>,
+    /// Every command that rebuilds the data and the nets, in order.
+    commands: Vec<String>,
+}
+
+impl Manifest {
+    fn text(&self) -> String {
+        let mut t = format!(
+            "# chimera learn: the work folder of {}; read by 'chimera learn', do not edit\n\
+             variant = {}\nseed = {}\nstart = {}\nhidden = {}\nround = {}\nstage = {}\nbest = {}\n",
+            self.variant,
+            self.variant,
+            self.seed,
+            self.start,
+            self.hidden,
+            self.round,
+            self.stage.name(),
+            self.best.as_deref().unwrap_or("-")
+        );
+        for g in &self.gates {
+            t += &format!("gate = {g}\n");
+        }
+        for c in &self.commands {
+            t += &format!("command = {c}\n");
+        }
+        t
+    }
+
+    fn parse(text: &str, path: &Path) -> Result<Manifest, String> {
+        let mut m = Manifest {
+            variant: String::new(),
+            seed: 0,
+            start: String::new(),
+            hidden: 0,
+            round: 0,
+            stage: Stage::Generate,
+            best: None,
+            gates: Vec::new(),
+            commands: Vec::new(),
+        };
+        let mut seen = Vec::new();
+        for (n, line) in text.lines().enumerate() {
+            let bad = |why: &str| format!("{}:{}: {why}", path.display(), n + 1);
+            let line = line.trim();
+            if line.is_empty() || line.starts_with('#') {
+                continue;
+            }
+            let (key, value) = line
+                .split_once(" = ")
+                .ok_or_else(|| bad("expected 'key = value'"))?;
+            let number = |v: &str| v.parse::<u64>().map_err(|_| bad("not a number"));
+            match key {
+                "variant" => m.variant = value.to_string(),
+                "seed" => m.seed = number(value)?,
+                "start" => m.start = value.to_string(),
+                "hidden" => m.hidden = number(value)? as usize,
+                "round" => m.round = number(value)? as usize,
+                "stage" => m.stage = Stage::parse(value).ok_or_else(|| bad("unknown stage"))?,
+                "best" => m.best = (value != "-").then(|| value.to_string()),
+                "gate" => m.gates.push(value.to_string()),
+                "command" => m.commands.push(value.to_string()),
+                _ => return Err(bad(&format!("unknown key '{key}'"))),
+            }
+            seen.push(key);
+        }
+        for key in [
+            "variant", "seed", "start", "hidden", "round", "stage", "best",
+        ] {
+            if !seen.contains(&key) {
+                return Err(format!("{}: damaged: no '{key}' line", path.display()));
+            }
+        }
+        if m.round == 0 || m.hidden == 0 || !m.hidden.is_multiple_of(16) {
+            return Err(format!(
+                "{}: damaged: round or hidden out of range",
+                path.display()
+            ));
+        }
+        Ok(m)
+    }
+}
+
+/// How the run ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LearnSummary {
+    /// The accepted net, if any round's net passed its gate.
+    pub best: Option<PathBuf>,
+    /// Whether the run is finished (rather than stopped by its budget).
+    pub finished: bool,
+    /// Positions in the work folder's data.
+    pub positions: u64,
+}
+
+/// The net a variant's training starts from: its own built-in net, the one it plays with
+/// (`nnueVariant`), else any built-in net whose men and board are the variant's (chess's
+/// first); with its name.
+pub fn nearest_net(rules: &Variant) -> Option<(String, Arc<Network>)> {
+    let mut names: Vec<&str> = Vec::new();
+    if let Some(own) = &rules.nnue_file {
+        names.push(own.name.as_str());
+    }
+    for (name, _) in embedded::BUILT_IN {
+        names.push(name);
+    }
+    let fits = |net: &Network| {
+        let mut theirs: Vec<char> = rules.piece_types().map(|t| rules.letter(t)).collect();
+        let mut ours: Vec<char> = net.letters.chars().collect();
+        theirs.sort_unstable();
+        ours.sort_unstable();
+        (net.files, net.ranks) == (rules.shape.files, rules.shape.ranks) && theirs == ours
+    };
+    let mut fitting: Vec<(String, Arc<Network>)> = names
+        .into_iter()
+        .filter_map(|name| {
+            let net = embedded::built_in(name)?.ok()?;
+            fits(&net).then(|| (name.to_string(), net))
+        })
+        .collect();
+    // the variant's own, then the one it borrows, then chess's, then the rest in order
+    let rank = |(name, net): &(String, Arc<Network>)| {
+        let own = rules.nnue_file.as_ref().is_some_and(|f| &f.name == name);
+        let borrowed = rules.nnue_variant.as_ref() == Some(&net.variant);
+        (!own, !borrowed, name != "chess.nnue")
+    };
+    fitting.sort_by_key(rank);
+    fitting.into_iter().next()
+}
+
+/// A line on the terminal for a stage's progress.
+fn progress(line: &str) {
+    eprintln!("learn: {line}");
+}
+
+/// Runs (or resumes) the pipeline for `rules`.
+pub fn run(rules: &'static Variant, cfg: &LearnConfig) -> Result<LearnSummary, String> {
+    let started = Instant::now();
+    let deadline = cfg.hours.map(|h| h * 3600.0);
+    let out_of_time = || deadline.is_some_and(|d| started.elapsed().as_secs_f64() >= d);
+    for dir in ["", "data", "nets", "gates"] {
+        let d = cfg.work.join(dir);
+        std::fs::create_dir_all(&d).map_err(|e| format!("{}: {e}", d.display()))?;
+    }
+    remove_parts(&cfg.work)?;
+    let mut m = open_manifest(rules, cfg)?;
+    let manifest_path = cfg.work.join(MANIFEST);
+    save(&manifest_path, &m)?;
+    let book = cfg.work.join("book.fen");
+    if !book.exists() {
+        make_book(rules, cfg, &book, &mut m)?;
+        save(&manifest_path, &m)?;
+    }
+    loop {
+        if m.stage == Stage::Done {
+            break;
+        }
+        if out_of_time() {
+            progress("the time budget is spent; run the same command again to go on");
+            break;
+        }
+        let stage = m.stage;
+        match stage {
+            Stage::Generate => {
+                generate_round(rules, cfg, &mut m, &out_of_time)?;
+                if round_positions(&cfg.work, m.round)? >= cfg.positions {
+                    m.stage = Stage::Train;
+                }
+            }
+            Stage::Train => {
+                train_round(rules, cfg, &mut m)?;
+                m.stage = Stage::Gate;
+            }
+            Stage::Gate => match gate_round(cfg, &mut m, deadline, started)? {
+                Some(true) => {
+                    let net = cfg
+                        .work
+                        .join("nets")
+                        .join(format!("round-{}.nnue", m.round));
+                    let installed = format!("{}.nnue", m.variant);
+                    let bytes =
+                        std::fs::read(&net).map_err(|e| format!("{}: {e}", net.display()))?;
+                    write_whole(&cfg.work.join(&installed), &bytes)?;
+                    m.best = Some(installed);
+                    progress(&format!(
+                        "round {} accepted: installed {}",
+                        m.round,
+                        cfg.work.join(m.best.as_deref().expect("set")).display()
+                    ));
+                    m.round += 1;
+                    m.stage = if m.round > cfg.rounds {
+                        Stage::Done
+                    } else {
+                        Stage::Generate
+                    };
+                }
+                Some(false) => m.stage = Stage::Done,
+                None => {}
+            },
+            Stage::Done => {}
+        }
+        save(&manifest_path, &m)?;
+        write_report(cfg, &m)?;
+    }
+    write_report(cfg, &m)?;
+    Ok(LearnSummary {
+        best: m.best.as_ref().map(|b| cfg.work.join(b)),
+        finished: m.stage == Stage::Done,
+        positions: all_chunks(&cfg.work)?.iter().map(|c| c.1).sum(),
+    })
+}
+
+/// The manifest of the work folder, checked against the run asked for, or a new one.
+fn open_manifest(rules: &'static Variant, cfg: &LearnConfig) -> Result<Manifest, String> {
+    let path = cfg.work.join(MANIFEST);
+    match std::fs::read_to_string(&path) {
+        Ok(text) => {
+            let m = Manifest::parse(&text, &path)?;
+            if m.variant != rules.name {
+                return Err(format!(
+                    "{}: this work folder learns {}, not {} (give another --work)",
+                    path.display(),
+                    m.variant,
+                    rules.name
+                ));
+            }
+            progress(&format!(
+                "resuming {} at round {}, stage {} (seed {})",
+                path.display(),
+                m.round,
+                m.stage.name(),
+                m.seed
+            ));
+            Ok(m)
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            let start = nearest_net(rules)
+                .filter(|(_, net)| cfg.hidden.is_none_or(|h| h == net.hidden))
+                .map(|(name, net)| (name, net.hidden));
+            let (start, hidden) = match start {
+                Some((name, hidden)) => {
+                    progress(&format!(
+                        "{}: training starts from {name}, whose men and board fit",
+                        rules.name
+                    ));
+                    (name, hidden)
+                }
+                None => {
+                    let hidden = cfg.hidden.unwrap_or(TrainConfig::default().hidden);
+                    progress(&format!(
+                        "{}: no net fits (or --hidden asks for another width): training starts from zero, {hidden} hidden",
+                        rules.name
+                    ));
+                    ("none".to_string(), hidden)
+                }
+            };
+            Ok(Manifest {
+                variant: rules.name.clone(),
+                seed: cfg.seed,
+                start,
+                hidden,
+                round: 1,
+                stage: Stage::Generate,
+                best: None,
+                gates: Vec::new(),
+                commands: Vec::new(),
+            })
+        }
+        Err(e) => Err(format!("{}: {e}", path.display())),
+    }
+}
+
+fn save(path: &Path, m: &Manifest) -> Result<(), String> {
+    write_whole(path, m.text().as_bytes())
+}
+
+/// Deletes what a stop left half-written (`*.part`).
+fn remove_parts(work: &Path) -> Result<(), String> {
+    for dir in ["", "data", "nets", "gates"] {
+        let d = work.join(dir);
+        let entries = std::fs::read_dir(&d).map_err(|e| format!("{}: {e}", d.display()))?;
+        for entry in entries.flatten() {
+            let path = entry.path();
+            if path.extension().is_some_and(|x| x == "part") {
+                let _ = std::fs::remove_file(&path);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The chess-style options every command of the run shares.
+fn variants_arg(cfg: &LearnConfig) -> String {
+    cfg.variants_file
+        .as_ref()
+        .map_or(String::new(), |f| format!(" --variants {f}"))
+}
+
+/// The gate's openings: balanced openings as `genfens` makes them, one FEN a line.
+fn make_book(
+    rules: &'static Variant,
+    cfg: &LearnConfig,
+    path: &Path,
+    m: &mut Manifest,
+) -> Result<(), String> {
+    let req = genfens::Request {
+        count: 200,
+        seed: m.seed,
+        book: None,
+        variant: rules.name.clone(),
+        plies: 8,
+        nodes: 1000,
+        double960: false,
+    };
+    let mut text = String::new();
+    genfens::generate(&req, rules, |fen| {
+        text += fen;
+        text.push('\n');
+    })?;
+    write_whole(path, text.as_bytes())?;
+    m.commands.push(format!(
+        "chimera \"genfens 200 seed {} book None variant {} plies 8 nodes 1000\" quit  # the gate's openings, {}{}",
+        m.seed,
+        rules.name,
+        path.display(),
+        variants_arg(cfg)
+    ));
+    Ok(())
+}
+
+/// Every data chunk in the work folder: its path, positions and round, in order.
+fn all_chunks(work: &Path) -> Result<Vec<(PathBuf, u64, usize)>, String> {
+    let dir = work.join("data");
+    let mut chunks = Vec::new();
+    let entries = std::fs::read_dir(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    for entry in entries.flatten() {
+        let path = entry.path();
+        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+        let Some(round) = name
+            .strip_prefix("round-")
+            .and_then(|r| r.split('-').next())
+            .and_then(|r| r.parse::<usize>().ok())
+        else {
+            continue;
+        };
+        if !name.ends_with(".bin") {
+            continue;
+        }
+        let io = |e: std::io::Error| format!("{}: {e}", path.display());
+        let size = std::fs::metadata(&path).map_err(io)?.len();
+        let mut head = Vec::new();
+        std::io::Read::read_to_end(
+            &mut std::io::Read::take(std::fs::File::open(&path).map_err(io)?, 512),
+            &mut head,
+        )
+        .map_err(io)?;
+        let (.., start) =
+            read_header(&head).map_err(|e| format!("{}: damaged chunk: {e}", path.display()))?;
+        chunks.push((path, (size - start as u64) / RECORD_BYTES as u64, round));
+    }
+    chunks.sort();
+    Ok(chunks)
+}
+
+fn round_positions(work: &Path, round: usize) -> Result<u64, String> {
+    Ok(all_chunks(work)?
+        .iter()
+        .filter(|c| c.2 == round)
+        .map(|c| c.1)
+        .sum())
+}
+
+/// The evaluation self-play and the gate's opponent use: the accepted net, or the variant's own.
+fn best_eval(cfg: &LearnConfig, m: &Manifest) -> Option<String> {
+    m.best
+        .as_ref()
+        .map(|b| absolute(&cfg.work.join(b)).display().to_string())
+}
+
+fn absolute(path: &Path) -> PathBuf {
+    std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf())
+}
+
+/// Plays chunks of self-play until the round has its positions (or the time is spent).
+fn generate_round(
+    rules: &'static Variant,
+    cfg: &LearnConfig,
+    m: &mut Manifest,
+    out_of_time: &dyn Fn() -> bool,
+) -> Result<(), String> {
+    let eval_file = best_eval(cfg, m);
+    let started = Instant::now();
+    let mut made = 0u64;
+    loop {
+        let have = round_positions(&cfg.work, m.round)?;
+        if have >= cfg.positions || out_of_time() {
+            return Ok(());
+        }
+        let chunk = all_chunks(&cfg.work)?
+            .iter()
+            .filter(|c| c.2 == m.round)
+            .count();
+        let seed = m
+            .seed
+            .wrapping_mul(1_000_003)
+            .wrapping_add(m.round as u64 * 10_007 + chunk as u64);
+        let dcfg = DatagenConfig {
+            games: cfg.chunk_games,
+            nodes: cfg.nodes,
+            threads: cfg.threads,
+            seed,
+            random_plies: 8,
+            book: None,
+            chess960: None,
+            balance_nodes: 1000,
+            format: DataFormat::Packed,
+            eval_file: eval_file.clone(),
+        };
+        let path = cfg
+            .work
+            .join("data")
+            .join(format!("round-{}-{chunk:04}.bin", m.round));
+        let mut bytes = Vec::new();
+        let stats = generate(rules, &dcfg, &mut bytes, false)
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+        write_whole(&path, &bytes)?;
+        m.commands.push(format!(
+            "chimera datagen --variant {} --games {} --nodes {} --threads {} --seed {seed} --balance 1000{}{} --out {}",
+            rules.name,
+            cfg.chunk_games,
+            cfg.nodes,
+            cfg.threads,
+            eval_file.as_ref().map_or(String::new(), |e| format!(" --eval-file {e}")),
+            variants_arg(cfg),
+            path.display()
+        ));
+        save(&cfg.work.join(MANIFEST), m)?;
+        made += stats.positions as u64;
+        let rate = made as f64 / started.elapsed().as_secs_f64().max(1e-9);
+        let left = cfg.positions.saturating_sub(have + stats.positions as u64);
+        progress(&format!(
+            "round {} generate: {}/{} positions, {rate:.0} positions/s, ETA {}",
+            m.round,
+            have + stats.positions as u64,
+            cfg.positions,
+            duration(left as f64 / rate.max(1e-9))
+        ));
+    }
+}
+
+fn duration(seconds: f64) -> String {
+    let s = seconds.round() as u64;
+    format!("{}h{:02}m{:02}s", s / 3600, s / 60 % 60, s % 60)
+}
+
+/// Trains the round's net on every chunk so far.
+fn train_round(rules: &'static Variant, cfg: &LearnConfig, m: &mut Manifest) -> Result<(), String> {
+    let chunks = all_chunks(&cfg.work)?;
+    let mut data: Option<Data> = None;
+    for (path, ..) in &chunks {
+        let part = load(&path.display().to_string(), rules)?;
+        match &mut data {
+            None => data = Some(part),
+            Some(d) => d.records.extend(part.records),
+        }
+    }
+    let data = data.ok_or("no data to train on")?;
+    let (init, init_name) = match &m.best {
+        Some(b) => {
+            let path = cfg.work.join(b);
+            let net = embedded::read(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+            (Some(Arc::new(net)), absolute(&path).display().to_string())
+        }
+        None if m.start != "none" => {
+            let net = embedded::built_in(&m.start)
+                .ok_or_else(|| format!("the start net {} is not built in", m.start))?
+                .map_err(|e| format!("{}: {e}", m.start))?;
+            (Some(net), m.start.clone())
+        }
+        None => (None, String::new()),
+    };
+    let nets = cfg.work.join("nets");
+    let out = nets.join(format!("round-{}.nnue", m.round));
+    let tcfg = TrainConfig {
+        hidden: m.hidden,
+        epochs: cfg.epochs,
+        seed: m.seed + m.round as u64,
+        threads: cfg.threads,
+        init,
+        checkpoint: Some(nets.join(format!("round-{}.ckpt", m.round))),
+        ..TrainConfig::default()
+    };
+    progress(&format!(
+        "round {} train: {} positions from {} chunks, {}",
+        m.round,
+        data.records.len(),
+        chunks.len(),
+        if init_name.is_empty() {
+            "from zero".to_string()
+        } else {
+            format!("from {init_name}")
+        }
+    ));
+    let net = train(&data, &tcfg, |r, _, k| {
+        progress(&format!(
+            "round {} train: epoch {}/{}: train {:.6}, validation {:.6}, K {k:.0}, {:.1} s{}",
+            m.round,
+            r.epoch,
+            cfg.epochs,
+            r.train,
+            r.validation,
+            r.seconds,
+            if r.best { " (best)" } else { "" }
+        ));
+    })?;
+    write_whole(&out, &file::serialize(&net))?;
+    let files: Vec<String> = chunks.iter().map(|c| c.0.display().to_string()).collect();
+    m.commands.push(format!(
+        "chimera train --variant {} --data {} --hidden {} --epochs {} --seed {} --threads {}{}{} --out {}",
+        rules.name,
+        files.join(","),
+        m.hidden,
+        cfg.epochs,
+        tcfg.seed,
+        cfg.threads,
+        if init_name.is_empty() {
+            String::new()
+        } else {
+            format!(" --init {init_name}")
+        },
+        variants_arg(cfg),
+        out.display()
+    ));
+    Ok(())
+}
+
+/// The gate's `chimera match` arguments.
+fn gate_args(cfg: &LearnConfig, m: &Manifest) -> Vec<String> {
+    let exe = cfg.exe.display().to_string();
+    let net = absolute(
+        &cfg.work
+            .join("nets")
+            .join(format!("round-{}.nnue", m.round)),
+    );
+    let base = best_eval(cfg, m).unwrap_or_else(|| "<default>".to_string());
+    let pgn = cfg
+        .work
+        .join("gates")
+        .join(format!("round-{}.pgn", m.round));
+    let mut each = format!("tc={} option.Hash=16", cfg.tc);
+    if let Some(f) = &cfg.variants_file {
+        each += &format!(" option.VariantPath={}", absolute(Path::new(f)).display());
+    }
+    let mut args: Vec<String> = vec!["match".into(), "-variant".into(), m.variant.clone()];
+    if let Some(f) = &cfg.variants_file {
+        args.extend(["-variants".into(), f.clone()]);
+    }
+    args.extend([
+        "-engine".into(),
+        format!("cmd={exe}"),
+        format!("name=round-{}", m.round),
+        format!("option.EvalFile={}", net.display()),
+        "-engine".into(),
+        format!("cmd={exe}"),
+        "name=current".into(),
+        format!("option.EvalFile={base}"),
+        "-each".into(),
+    ]);
+    args.extend(each.split(' ').map(str::to_string));
+    args.extend([
+        "-games".into(),
+        "2".into(),
+        "-rounds".into(),
+        cfg.gate_games.div_ceil(2).to_string(),
+        "-repeat".into(),
+        "-openings".into(),
+        format!("file={}", cfg.work.join("book.fen").display()),
+        "format=fen".into(),
+        "order=random".into(),
+        "-srand".into(),
+        (m.seed + m.round as u64).to_string(),
+        "-concurrency".into(),
+        cfg.threads.to_string(),
+        "-sprt".into(),
+        format!("elo0={}", cfg.elo0),
+        format!("elo1={}", cfg.elo1),
+        format!("alpha={}", cfg.alpha),
+        format!("beta={}", cfg.beta),
+        "-ratinginterval".into(),
+        "10".into(),
+        "-pgnout".into(),
+        pgn.display().to_string(),
+        "-resume".into(),
+    ]);
+    args
+}
+
+/// Plays the gate: `Some(true)` H1, `Some(false)` H0 or undecided at the cap, `None` stopped by
+/// the time budget (the games so far are kept for the resume).
+fn gate_round(
+    cfg: &LearnConfig,
+    m: &mut Manifest,
+    deadline: Option<f64>,
+    started: Instant,
+) -> Result<Option<bool>, String> {
+    let args = gate_args(cfg, m);
+    progress(&format!(
+        "round {} gate: the new net against {} at {} (SPRT elo0 {} elo1 {}, at most {} games)",
+        m.round,
+        m.best.as_deref().unwrap_or("the variant's own evaluation"),
+        cfg.tc,
+        cfg.elo0,
+        cfg.elo1,
+        cfg.gate_games
+    ));
+    let mut child = std::process::Command::new(&cfg.exe)
+        .args(&args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .map_err(|e| format!("{}: {e}", cfg.exe.display()))?;
+    let stdout = child.stdout.take().expect("piped");
+    let pid = child.id();
+    // the budget: a watcher asks the match to stop (SIGINT: it finishes its PGN)
+    let stopped = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let watcher = deadline.map(|d| {
+        let stopped = stopped.clone();
+        std::thread::spawn(move || loop {
+            if stopped.load(std::sync::atomic::Ordering::Relaxed) {
+                return;
+            }
+            if started.elapsed().as_secs_f64() >= d {
+                interrupt(pid);
+                return;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(500));
+        })
+    });
+    let (mut score, mut sprt, mut elo) = (String::new(), String::new(), String::new());
+    for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+        if let Some(s) = line.strip_prefix("Score of ") {
+            score = s.to_string();
+        } else if let Some(s) = line.strip_prefix("SPRT: ") {
+            if s != sprt {
+                progress(&format!("round {} gate: {score}; {s}", m.round));
+            }
+            sprt = s.to_string();
+        } else if let Some(s) = line.strip_prefix("Elo difference: ") {
+            elo = s.to_string();
+        }
+    }
+    let status = child.wait().map_err(|e| e.to_string())?;
+    stopped.store(true, std::sync::atomic::Ordering::Relaxed);
+    if let Some(w) = watcher {
+        let _ = w.join();
+    }
+    let mut stderr = String::new();
+    if let Some(mut e) = child.stderr.take() {
+        let _ = std::io::Read::read_to_string(&mut e, &mut stderr);
+    }
+    if status.code() == Some(130) {
+        return Ok(None);
+    }
+    if !status.success() {
+        return Err(format!("the gate's match failed: {}", stderr.trim()));
+    }
+    let verdict = if sprt.contains("H1 was accepted") {
+        "H1 accepted"
+    } else if sprt.contains("H0 was accepted") {
+        "H0 accepted"
+    } else {
+        "undecided"
+    };
+    let line = format!(
+        "round {}: {verdict}: {} (Score of {score}; Elo {elo}; {sprt})",
+        m.round,
+        m.best.as_deref().unwrap_or("the variant's own evaluation"),
+    );
+    progress(&line);
+    m.gates.push(line);
+    let quoted: Vec<String> = args.iter().map(|a| shell_word(a)).collect();
+    m.commands.push(format!("chimera {}", quoted.join(" ")));
+    Ok(Some(verdict == "H1 accepted"))
+}
+
+/// `word` as a shell reads it back: quoted where it holds more than safe characters.
+fn shell_word(word: &str) -> String {
+    let safe = |c: char| c.is_ascii_alphanumeric() || "-_=.,/+:@%".contains(c);
+    if !word.is_empty() && word.chars().all(safe) {
+        word.to_string()
+    } else {
+        format!("'{}'", word.replace('\'', "'\\''"))
+    }
+}
+
+#[cfg(unix)]
+fn interrupt(pid: u32) {
+    // SAFETY: sends a signal to our own child process.
+    unsafe {
+        libc::kill(pid as libc::pid_t, libc::SIGINT);
+    }
+}
+
+#[cfg(not(unix))]
+fn interrupt(_pid: u32) {}
+
+/// The SHA-256 of a file, in hex.
+pub fn sha256_file(path: &Path) -> Result<String, String> {
+    use sha2::Digest;
+    let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok(sha2::Sha256::digest(&bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect())
+}
+
+/// `report.md`: the net, its hash, the data, every command and every gate.
+fn write_report(cfg: &LearnConfig, m: &Manifest) -> Result<(), String> {
+    let chunks = all_chunks(&cfg.work)?;
+    let positions: u64 = chunks.iter().map(|c| c.1).sum();
+    let mut r = format!("# chimera learn: {}\n\n", m.variant);
+    match &m.best {
+        Some(b) => {
+            let path = cfg.work.join(b);
+            r += &format!(
+                "- net: {} (sha256 {})\n- play it: `setoption name EvalFile value {}`, or `nnueFile = {}` in a variants.ini\n",
+                path.display(),
+                sha256_file(&path)?,
+                absolute(&path).display(),
+                absolute(&path).display()
+            );
+        }
+        None => r += "- net: none accepted yet (the variant keeps its own evaluation)\n",
+    }
+    r += &format!(
+        "- started from: {}; hidden {}; seed {}\n- data: {positions} positions in {} chunks ({} bytes)\n- now: round {}, stage {}\n\n## Gates\n\n",
+        m.start,
+        m.hidden,
+        m.seed,
+        chunks.len(),
+        chunks
+            .iter()
+            .map(|c| std::fs::metadata(&c.0).map_or(0, |md| md.len()))
+            .sum::<u64>(),
+        m.round,
+        m.stage.name()
+    );
+    for g in &m.gates {
+        r += &format!("- {g}\n");
+    }
+    r += "\n## Commands\n\nEach rebuilds its file exactly (the gates' games depend on timing).\n\n";
+    for c in &m.commands {
+        r += &format!("    {c}\n");
+    }
+    write_whole(&cfg.work.join("report.md"), r.as_bytes())
+}

@@ -1,0 +1,217 @@
+//! `chimera learn` end to end on a tiny budget, in a variant written for the test (a 6x6
+//! game no built-in net fits, loaded with `--variants`): it generates, trains from zero and
+//! gates; the net it writes loads and plays; a run stopped by its time budget and started
+//! again writes the same data and the same net as a run that was never stopped; and bad
+//! input (another variant's work folder, a damaged manifest, three players, an unknown
+//! variant) is refused by name with a non-zero exit.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+const MINI: &str = "[minichess:chess]\nmaxFile = 6\nmaxRank = 6\n\
+    startFen = rnqknr/pppppp/6/6/PPPPPP/RNQKNR w - - 0 1\ncastling = false\ndoubleStep = false\n";
+
+fn chimera(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_chimera"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("chimera-learn-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("scratch directory");
+    dir
+}
+
+/// `chimera learn` on minichess with a tiny budget, in `work`, with `extra` options.
+fn learn(ini: &Path, work: &Path, extra: &[&str]) -> Output {
+    let mut args = vec![
+        "learn",
+        "--variants",
+        ini.to_str().expect("utf-8"),
+        "--variant",
+        "minichess",
+        "--work",
+        work.to_str().expect("utf-8"),
+        "--positions",
+        "1200",
+        "--nodes",
+        "200",
+        "--chunk-games",
+        "8",
+        "--epochs",
+        "2",
+        "--hidden",
+        "32",
+        "--tc",
+        "1+0.01",
+        "--gate-games",
+        "2",
+        "--rounds",
+        "1",
+    ];
+    args.extend_from_slice(extra);
+    chimera(&args)
+}
+
+/// Every data chunk and net of a work folder, by name.
+fn files(work: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut all = Vec::new();
+    for dir in ["data", "nets"] {
+        for entry in std::fs::read_dir(work.join(dir)).expect("folder").flatten() {
+            let name = entry.file_name().to_string_lossy().to_string();
+            if name.ends_with(".bin") || name.ends_with(".nnue") {
+                all.push((name, std::fs::read(entry.path()).expect("readable")));
+            }
+        }
+    }
+    all.sort();
+    all
+}
+
+#[test]
+fn learn_runs_end_to_end_and_resumes_to_the_same_files() {
+    let dir = scratch("e2e");
+    let ini = dir.join("mini.ini");
+    std::fs::write(&ini, MINI).expect("ini");
+    let work = dir.join("straight");
+    let o = learn(&ini, &work, &[]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{err}");
+    for part in [
+        "training starts from zero",
+        "round 1 generate",
+        "positions/s",
+        "epoch 2/2",
+        "round 1 gate",
+        "llr",
+    ] {
+        assert!(err.contains(part), "{part}: {err}");
+    }
+    let manifest = std::fs::read_to_string(work.join("learn.manifest")).expect("manifest");
+    assert!(manifest.contains("variant = minichess") && manifest.contains("stage = done"));
+    let report = std::fs::read_to_string(work.join("report.md")).expect("report");
+    for part in [
+        "chimera datagen",
+        "chimera train",
+        "chimera match",
+        "round 1:",
+    ] {
+        assert!(report.contains(part), "{part}: {report}");
+    }
+    // the net the round wrote loads in the engine and plays the variant
+    let net = work.join("nets").join("round-1.nnue");
+    let script = format!(
+        "setoption name VariantPath value {}\nsetoption name UCI_Variant value minichess\n\
+         setoption name EvalFile value {}\nposition startpos\ngo nodes 2000\n",
+        ini.display(),
+        net.display()
+    );
+    let text = uci(&script);
+    assert!(
+        text.contains("minichess: NNUE evaluation with") && text.contains("bestmove"),
+        "{text}"
+    );
+    // a finished folder: the same command only says so
+    let o = learn(&ini, &work, &[]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success() && err.contains("resuming"), "{err}");
+    assert!(!err.contains("generate:"), "{err}");
+
+    // stopped by the budget, half-written files left behind, then started again
+    let stopped = dir.join("stopped");
+    let mut runs = 0;
+    loop {
+        let o = learn(&ini, &stopped, &["--hours", "0.0002"]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        runs += 1;
+        let m = std::fs::read_to_string(stopped.join("learn.manifest")).expect("manifest");
+        if !m.contains("stage = generate") || runs == 20 {
+            break;
+        }
+        std::fs::write(stopped.join("data").join("round-1-0099.bin.part"), b"half").expect("write");
+    }
+    let o = learn(&ini, &stopped, &[]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(runs > 1, "the budget stopped no run");
+    assert!(!stopped.join("data").join("round-1-0099.bin.part").exists());
+    let (a, b) = (files(&work), files(&stopped));
+    assert_eq!(
+        a.iter().map(|f| &f.0).collect::<Vec<_>>(),
+        b.iter().map(|f| &f.0).collect::<Vec<_>>()
+    );
+    assert!(a == b, "the same chunks and net after the stops");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn learn_refuses_bad_input_by_name() {
+    let dir = scratch("bad");
+    let ini = dir.join("mini.ini");
+    std::fs::write(&ini, MINI).expect("ini");
+    let work = dir.join("w");
+    let w = work.to_str().expect("utf-8");
+    let fails = |args: &[&str], needle: &str| {
+        let o = chimera(args);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(!o.status.success(), "{args:?} succeeded");
+        assert!(err.contains(needle), "{args:?}: '{err}' lacks '{needle}'");
+    };
+    fails(
+        &["learn", "--variant", "nosuch"],
+        "unknown variant 'nosuch'",
+    );
+    fails(&["learn", "--variant", "foreignpolicy"], "three players");
+    // a folder of another variant, and a damaged manifest, are named
+    std::fs::create_dir_all(&work).expect("folder");
+    let manifest = work.join("learn.manifest");
+    std::fs::write(
+        &manifest,
+        "variant = minichess\nseed = 1\nstart = none\nhidden = 32\nround = 1\nstage = done\nbest = -\n",
+    )
+    .expect("write");
+    fails(
+        &["learn", "--variant", "chess", "--work", w],
+        "learns minichess, not chess",
+    );
+    std::fs::write(&manifest, "variant = chess\nstage = cooking\n").expect("write");
+    fails(
+        &["learn", "--variant", "chess", "--work", w],
+        "learn.manifest:2: unknown stage",
+    );
+    std::fs::write(&manifest, "variant = chess\n").expect("write");
+    fails(
+        &["learn", "--variant", "chess", "--work", w],
+        "no 'seed' line",
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Runs a UCI script that ends with a `go` and returns what the engine printed up to its
+/// `bestmove`.
+fn uci(script: &str) -> String {
+    use std::io::{BufRead, Write};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_chimera"))
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("runs");
+    let mut stdin = child.stdin.take().expect("stdin");
+    stdin.write_all(script.as_bytes()).expect("written");
+    stdin.flush().expect("flushed");
+    let mut text = String::new();
+    for line in std::io::BufReader::new(child.stdout.take().expect("stdout")).lines() {
+        let line = line.expect("utf-8");
+        text += &line;
+        text.push('\n');
+        if line.starts_with("bestmove") {
+            break;
+        }
+    }
+    let _ = stdin.write_all(b"quit\n");
+    drop(stdin);
+    child.wait().expect("ends");
+    text
+}
