@@ -5,6 +5,7 @@
 //! input (another variant's work folder, a damaged manifest, three players, an unknown
 //! variant) is refused by name with a non-zero exit.
 
+use crate::tune::uci;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -187,31 +188,4 @@ fn learn_refuses_bad_input_by_name() {
         "no 'seed' line",
     );
     let _ = std::fs::remove_dir_all(&dir);
-}
-
-/// Runs a UCI script that ends with a `go` and returns what the engine printed up to its
-/// `bestmove`.
-fn uci(script: &str) -> String {
-    use std::io::{BufRead, Write};
-    let mut child = Command::new(env!("CARGO_BIN_EXE_chimera"))
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .expect("runs");
-    let mut stdin = child.stdin.take().expect("stdin");
-    stdin.write_all(script.as_bytes()).expect("written");
-    stdin.flush().expect("flushed");
-    let mut text = String::new();
-    for line in std::io::BufReader::new(child.stdout.take().expect("stdout")).lines() {
-        let line = line.expect("utf-8");
-        text += &line;
-        text.push('\n');
-        if line.starts_with("bestmove") {
-            break;
-        }
-    }
-    let _ = stdin.write_all(b"quit\n");
-    drop(stdin);
-    child.wait().expect("ends");
-    text
 }

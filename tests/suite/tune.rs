@@ -669,7 +669,7 @@ fn train_writes_a_net_the_engine_plays_with() {
 
 /// Runs a UCI script that ends with a `go` through the binary, waits for its `bestmove`, then
 /// quits; returns what it printed.
-fn uci(script: &str) -> String {
+pub(crate) fn uci(script: &str) -> String {
     use std::io::{BufRead, Write};
     let mut child = Command::new(env!("CARGO_BIN_EXE_chimera"))
         .stdin(std::process::Stdio::piped())
