@@ -220,18 +220,13 @@ pub fn nearest_net(rules: &Variant) -> Option<(String, Arc<Network>)> {
     for (name, _) in embedded::BUILT_IN {
         names.push(name);
     }
-    let fits = |net: &Network| {
-        let mut theirs: Vec<char> = rules.piece_types().map(|t| rules.letter(t)).collect();
-        let mut ours: Vec<char> = net.letters.chars().collect();
-        theirs.sort_unstable();
-        ours.sort_unstable();
-        (net.files, net.ranks) == (rules.shape.files, rules.shape.ranks) && theirs == ours
-    };
     let mut fitting: Vec<(String, Arc<Network>)> = names
         .into_iter()
         .filter_map(|name| {
             let net = embedded::built_in(name)?.ok()?;
-            fits(&net).then(|| (name.to_string(), net))
+            net.check_inputs(rules)
+                .is_ok()
+                .then(|| (name.to_string(), net))
         })
         .collect();
     // the variant's own, then the one it borrows, then chess's, then the rest in order

@@ -5,26 +5,12 @@
 //! input (another variant's work folder, a damaged manifest, three players, an unknown
 //! variant) is refused by name with a non-zero exit.
 
-use crate::tune::uci;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use crate::tune::{chimera, scratch, uci};
+use std::path::Path;
+use std::process::Output;
 
 const MINI: &str = "[minichess:chess]\nmaxFile = 6\nmaxRank = 6\n\
     startFen = rnqknr/pppppp/6/6/PPPPPP/RNQKNR w - - 0 1\ncastling = false\ndoubleStep = false\n";
-
-fn chimera(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_chimera"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("chimera-learn-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("scratch directory");
-    dir
-}
 
 /// `chimera learn` on minichess with a tiny budget, in `work`, with `extra` options.
 fn learn(ini: &Path, work: &Path, extra: &[&str]) -> Output {

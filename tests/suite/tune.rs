@@ -14,7 +14,7 @@ use chimera::tune::{parse_line, parse_weights};
 use std::path::PathBuf;
 use std::process::{Command, Output};
 
-fn chimera(args: &[&str]) -> Output {
+pub(crate) fn chimera(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_chimera"))
         .args(args)
         .output()
@@ -22,7 +22,7 @@ fn chimera(args: &[&str]) -> Output {
 }
 
 /// A fresh scratch directory for one test.
-fn scratch(name: &str) -> PathBuf {
+pub(crate) fn scratch(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("chimera-tune-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("scratch directory");

@@ -123,6 +123,21 @@ impl Network {
                 self.variant, rules.name
             )));
         }
+        self.check_inputs(rules)?;
+        let phases = rules.mechanics.turn_phases();
+        if self.buckets != 1 && self.buckets != phases {
+            return Err(NetError::Mismatch(format!(
+                "the net has {} output buckets, the variant's turns {phases} phases",
+                self.buckets
+            )));
+        }
+        Ok(())
+    }
+
+    /// Whether this net's inputs are `rules`' (the same board and man types, matched by
+    /// letter), whatever variant it was made for: a net another variant can start training
+    /// from. The error says what differs.
+    pub fn check_inputs(&self, rules: &Variant) -> Result<(), NetError> {
         if (self.files, self.ranks) != (rules.shape.files, rules.shape.ranks) {
             return Err(NetError::Mismatch(format!(
                 "the net's board is {}x{}, the variant's {}x{}",
@@ -138,13 +153,6 @@ impl Network {
                 "the net's men are '{}', the variant's '{}'",
                 self.letters,
                 theirs.iter().collect::<String>()
-            )));
-        }
-        let phases = rules.mechanics.turn_phases();
-        if self.buckets != 1 && self.buckets != phases {
-            return Err(NetError::Mismatch(format!(
-                "the net has {} output buckets, the variant's turns {phases} phases",
-                self.buckets
             )));
         }
         Ok(())
