@@ -306,7 +306,8 @@ pub fn run(rules: &'static Variant, cfg: &LearnConfig) -> Result<LearnSummary, S
                     };
                 }
                 Some(false) => m.stage = Stage::Done,
-                None => {}
+                // stopped by the budget or from outside: the same command goes on
+                None => break,
             },
             Stage::Done => {}
         }
@@ -775,12 +776,25 @@ fn gate_round(
     if !status.success() {
         return Err(format!("the gate's match failed: {}", stderr.trim()));
     }
+    // the score line ends with the games played
+    let played: u32 = score
+        .split_whitespace()
+        .last()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(0);
     let verdict = if sprt.contains("H1 was accepted") {
         "H1 accepted"
     } else if sprt.contains("H0 was accepted") {
         "H0 accepted"
-    } else {
+    } else if played >= cfg.gate_games {
         "undecided"
+    } else {
+        // ended early without a verdict (stopped from outside): the same command goes on
+        progress(&format!(
+            "round {} gate: the match ended after {played} of {} games without a verdict; run the same command again to go on",
+            m.round, cfg.gate_games
+        ));
+        return Ok(None);
     };
     let line = format!(
         "round {}: {verdict}: {} (Score of {score}; Elo {elo}; {sprt})",
