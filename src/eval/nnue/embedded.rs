@@ -19,6 +19,10 @@ pub const BUILT_IN: &[(&str, &[u8])] = &[
         include_bytes!("../../../nets/garrison.nnue"),
     ),
     (
+        "interior.nnue",
+        include_bytes!("../../../nets/interior.nnue"),
+    ),
+    (
         "periphery.nnue",
         include_bytes!("../../../nets/periphery.nnue"),
     ),
