@@ -1,6 +1,7 @@
 //! The engine facade: variants, the current game, options and the search, behind one type
 //! that knows no protocol. UCI, XBoard and the command line all talk to it.
 
+use crate::eval::nnue::three;
 use crate::eval::EvalParams;
 use crate::foreignpolicy::{self, FpPosition};
 use crate::moves::{Move, MoveList};
@@ -205,7 +206,12 @@ impl SearchDone {
     }
 
     /// Spells a Foreign Policy result, with the utilities at the end of its line.
-    fn of_three(search: u64, result: &SearchResult, pos: &FpPosition) -> SearchDone {
+    fn of_three(
+        search: u64,
+        result: &SearchResult,
+        pos: &FpPosition,
+        eval: &EvalParams,
+    ) -> SearchDone {
         let spell = |m: Move| foreignpolicy::move_to_string(m);
         let best = (!result.best.is_none()).then(|| spell(result.best));
         let ponder = result.ponder.filter(|_| !result.best.is_none()).map(spell);
@@ -213,7 +219,7 @@ impl SearchDone {
         for &m in &result.pv {
             end.make(m);
         }
-        let u = foreignpolicy::eval::utilities(&end);
+        let u = eval.three_utilities(&end);
         SearchDone {
             search,
             result: result.clone(),
@@ -382,6 +388,7 @@ impl Engine {
         self.ensure_idle()?;
         if name == foreignpolicy::NAME {
             self.three = Some(FpPosition::startpos());
+            self.eval = Arc::new(self.eval_for_three());
             self.forget();
             return Ok(());
         }
@@ -408,6 +415,21 @@ impl Engine {
         })
     }
 
+    /// Foreign Policy's evaluation under `EvalFile`: its three-player net where `EvalFile`
+    /// gives one, else the rules-derived utilities (a net that does not load is logged).
+    fn eval_for_three(&self) -> EvalParams {
+        let mut eval = (*self.eval).clone();
+        let net = three::for_eval_file(&self.options.eval_file).unwrap_or_else(|e| {
+            log::info!(
+                "EvalFile {e}; {} keeps its own evaluation",
+                foreignpolicy::NAME
+            );
+            None
+        });
+        eval.set_three_net(net);
+        eval
+    }
+
     /// Sets `EvalFile` ([`EVAL_FILE_DEFAULT`], [`EVAL_FILE_NONE`], or a net file): the net
     /// must load and fit the variant in play, else nothing changes and the error says why.
     /// Returns a description of the evaluation now in use.
@@ -418,13 +440,26 @@ impl Engine {
             v => v,
         };
         if self.three.is_some() {
-            return Err(EngineError::Range(format!(
-                "{} has no nets (three players); EvalFile unchanged",
-                foreignpolicy::NAME
-            )));
+            let net = three::for_eval_file(value).map_err(EngineError::Range)?;
+            let mut eval = (*self.eval).clone();
+            eval.set_three_net(net);
+            self.options.eval_file = value.to_string();
+            self.eval = Arc::new(eval);
+            return Ok(self.eval_description());
         }
         let eval = match EvalParams::from_eval_file(self.rules, value) {
             Ok(eval) => eval,
+            Err(e) if three::load(value).is_ok() => {
+                // a three-player net waits for Foreign Policy
+                log::debug!("EvalFile {value}: {e}");
+                self.options.eval_file = value.to_string();
+                self.eval = Arc::new(EvalParams::new(self.rules));
+                return Ok(format!(
+                    "EvalFile {value} is a net for {0}, used when {0} is chosen; {1}",
+                    foreignpolicy::NAME,
+                    self.eval_description()
+                ));
+            }
             Err(e) => {
                 // GUIs and referees may send EvalFile before UCI_Variant: a net of another
                 // variant waits for that variant
@@ -466,7 +501,20 @@ impl Engine {
     /// Which evaluation the search uses, in words.
     pub fn eval_description(&self) -> String {
         if self.three.is_some() {
-            return format!("{}: rules-derived evaluation", foreignpolicy::NAME);
+            return match self.eval.three_net() {
+                Some(n) => format!(
+                    "{}: NNUE evaluation with {} ({} -> {} -> {} heads)",
+                    foreignpolicy::NAME,
+                    match self.options.eval_file.as_str() {
+                        EVAL_FILE_DEFAULT => format!("built-in net {}", three::BUILT_IN_NAME),
+                        file => file.to_string(),
+                    },
+                    three::INPUTS,
+                    n.hidden,
+                    three::HEADS
+                ),
+                None => format!("{}: rules-derived evaluation", foreignpolicy::NAME),
+            };
         }
         match self.eval.net() {
             Some(n) => format!(
@@ -716,7 +764,7 @@ impl Engine {
                 let (r, d) = match &three {
                     Some(p) => {
                         let r = search_three(p, multi_player, &limits, &opts, &ctx, &*reporter);
-                        let d = SearchDone::of_three(number, &r, p);
+                        let d = SearchDone::of_three(number, &r, p, &eval);
                         (r, d)
                     }
                     None => {

@@ -363,12 +363,33 @@ fn count(m: &ArgMatches, name: &str, default: usize) -> usize {
     value::<u64>(m, name).map_or(default, |n| n as usize)
 }
 
+/// Whether `--variant` names Foreign Policy (three players: datagen and train have a path of
+/// their own for it).
+fn is_three(m: &ArgMatches) -> bool {
+    value::<String>(m, "variant").as_deref() == Some(crate::foreignpolicy::NAME)
+}
+
+/// Refuses the two-colour options among `names` that were given for Foreign Policy.
+fn refuse_two_colour_options(m: &ArgMatches, names: &[&str], command: &str) -> Result<(), String> {
+    match names
+        .iter()
+        .find(|n| m.value_source(n) == Some(clap::parser::ValueSource::CommandLine))
+    {
+        Some(n) => Err(format!(
+            "{command} --variant {}: --{n} is for two-colour variants",
+            crate::foreignpolicy::NAME
+        )),
+        None => Ok(()),
+    }
+}
+
 /// The two-player variant named by `--variant` (loading `--variants` first).
 fn tune_variant(m: &ArgMatches) -> Result<&'static crate::position::Variant, String> {
     let name = value::<String>(m, "variant").unwrap_or_default();
     if name == crate::foreignpolicy::NAME {
         return Err(format!(
-            "{name} has three players; datagen, train, learn and tune take a two-player variant"
+            "{name} has three players; learn and tune take a two-player variant \
+             (datagen and train make its three-player net: docs/nnue.md)"
         ));
     }
     Ok(setup(&Options::variant(&name, value(m, "variants")))?.rules())
@@ -393,11 +414,22 @@ fn cmd_datagen(m: &ArgMatches) -> Result<(), String> {
         },
         eval_file: text("eval-file"),
     };
-    let rules = tune_variant(m)?;
-    crate::learn::datagen::evaluation(rules, cfg.eval_file.as_deref())?;
+    let three = is_three(m);
+    if three {
+        refuse_two_colour_options(m, &["book", "chess960", "balance", "format"], "datagen")?;
+        crate::learn::datagen::evaluation_three(cfg.eval_file.as_deref())?;
+    }
+    let rules = if three { None } else { Some(tune_variant(m)?) };
+    if let Some(rules) = rules {
+        crate::learn::datagen::evaluation(rules, cfg.eval_file.as_deref())?;
+    }
     let file = std::fs::File::create(&out_path).map_err(|e| format!("{out_path}: {e}"))?;
     let mut out = std::io::BufWriter::new(file);
-    let stats = generate(rules, &cfg, &mut out, true).map_err(|e| format!("{out_path}: {e}"))?;
+    let stats = match rules {
+        Some(rules) => generate(rules, &cfg, &mut out, true),
+        None => crate::learn::datagen_three::generate(&cfg, &mut out, true),
+    }
+    .map_err(|e| format!("{out_path}: {e}"))?;
     eprintln!(
         "datagen: {} games, {} positions in {:.1} s ({:.1} positions/s){}",
         stats.games,
@@ -511,6 +543,14 @@ fn cmd_train(m: &ArgMatches) -> Result<(), String> {
         },
         checkpoint: value::<String>(m, "checkpoint").map(std::path::PathBuf::from),
     };
+    if is_three(m) {
+        refuse_two_colour_options(
+            m,
+            &["mirror", "turn-buckets", "init", "checkpoint", "variants"],
+            "train",
+        )?;
+        return train_three(&data_arg, &out, &cfg);
+    }
     let rules = tune_variant(m)?;
     let mut data: Option<Data> = None;
     for path in data_arg.split(',') {
@@ -524,16 +564,7 @@ fn cmd_train(m: &ArgMatches) -> Result<(), String> {
     let data = data.ok_or("--data names no file")?;
     let started = std::time::Instant::now();
     let net = train(&data, &cfg, |r, best, k| {
-        eprintln!(
-            "train: epoch {}/{}: train {:.6}, validation {:.6}, rate {:.2e}, K {k:.1}, {:.1} s{}",
-            r.epoch,
-            cfg.epochs,
-            r.train,
-            r.validation,
-            r.rate,
-            r.seconds,
-            if r.best { " (best, saved)" } else { "" }
-        );
+        epoch_line(r, cfg.epochs, k);
         if r.best {
             let bytes = crate::eval::nnue::file::serialize(best);
             if let Err(e) = crate::learn::write_whole(std::path::Path::new(&out), &bytes) {
@@ -546,6 +577,49 @@ fn cmd_train(m: &ArgMatches) -> Result<(), String> {
     eprintln!(
         "train: {} positions, {:.1} s; net written to {out}",
         data.records.len(),
+        started.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
+/// The progress line of one training epoch.
+fn epoch_line(r: &crate::learn::train::EpochReport, epochs: usize, k: f32) {
+    eprintln!(
+        "train: epoch {}/{epochs}: train {:.6}, validation {:.6}, rate {:.2e}, K {k:.1}, {:.1} s{}",
+        r.epoch,
+        r.train,
+        r.validation,
+        r.rate,
+        r.seconds,
+        if r.best { " (best, saved)" } else { "" }
+    );
+}
+
+/// `train --variant foreignpolicy`: the three-player net ([`crate::learn::train_three`]).
+fn train_three(
+    data_arg: &str,
+    out: &str,
+    cfg: &crate::learn::train::TrainConfig,
+) -> Result<(), String> {
+    use crate::eval::nnue::three::serialize;
+    use crate::learn::train_three::{load, train};
+    let paths: Vec<String> = data_arg.split(',').map(str::to_string).collect();
+    let data = load(&paths)?;
+    eprintln!("train: {} positions from {data_arg}", data.len());
+    let started = std::time::Instant::now();
+    let out_path = std::path::Path::new(out);
+    let net = train(&data, cfg, |r, best, k| {
+        epoch_line(r, cfg.epochs, k);
+        if r.best {
+            if let Err(e) = crate::learn::write_whole(out_path, &serialize(best)) {
+                eprintln!("train: {e}");
+            }
+        }
+    })?;
+    crate::learn::write_whole(out_path, &serialize(&net))?;
+    eprintln!(
+        "train: {} positions, {:.1} s; net written to {out}",
+        data.len(),
         started.elapsed().as_secs_f64()
     );
     Ok(())

@@ -77,6 +77,8 @@ pub struct EvalParams {
     terms: Terms,
     /// The net the search evaluates with, if any.
     net: Option<nnue::LoadedNet>,
+    /// Foreign Policy's three-player net, where that game is played with one.
+    three: Option<std::sync::Arc<nnue::three::ThreeNet>>,
 }
 
 /// Adds each feature's weighted count to a tapered score.
@@ -188,6 +190,26 @@ impl EvalParams {
     pub fn variant_net(rules: &Variant) -> Option<Result<nnue::LoadedNet, String>> {
         let f = rules.nnue_file.as_ref()?;
         Some(nnue::embedded::load_for(rules, &f.name, &f.path))
+    }
+
+    /// Foreign Policy's evaluation: the three-player net where one is set, else the
+    /// rules-derived utilities; each player's utility in centipawns.
+    #[inline]
+    pub fn three_utilities(&self, pos: &crate::foreignpolicy::FpPosition) -> [i32; 3] {
+        match &self.three {
+            Some(net) => net.utilities(pos),
+            None => crate::foreignpolicy::eval::utilities(pos),
+        }
+    }
+
+    /// The three-player net in use, if any.
+    pub fn three_net(&self) -> Option<&std::sync::Arc<nnue::three::ThreeNet>> {
+        self.three.as_ref()
+    }
+
+    /// Evaluates Foreign Policy with `net` from now on (`None`: the rules-derived utilities).
+    pub fn set_three_net(&mut self, net: Option<std::sync::Arc<nnue::three::ThreeNet>>) {
+        self.three = net;
     }
 
     /// The net in use, if any.
@@ -317,6 +339,7 @@ impl EvalParams {
             value,
             terms: Terms::new(rules, &value, &avg_mobility),
             net: None,
+            three: None,
         }
     }
 

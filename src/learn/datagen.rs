@@ -77,6 +77,18 @@ pub fn evaluation(rules: &'static Variant, eval_file: Option<&str>) -> Result<Ev
     }
 }
 
+/// Foreign Policy's evaluation that `eval_file` names ([`DatagenConfig::eval_file`]): its
+/// three-player net, or `<none>` for the rules-derived utilities.
+pub fn evaluation_three(eval_file: Option<&str>) -> Result<EvalParams, String> {
+    let chess = crate::rules::builtin_variants()
+        .get("chess")
+        .expect("the built-in variants define chess");
+    let mut eval = EvalParams::classical(chess);
+    let value = eval_file.unwrap_or(crate::eval::EVAL_FILE_DEFAULT);
+    eval.set_three_net(crate::eval::nnue::three::for_eval_file(value)?);
+    Ok(eval)
+}
+
 /// How datagen writes positions.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum DataFormat {

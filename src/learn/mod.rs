@@ -7,9 +7,11 @@
 //! [`crate::tune`].
 
 pub mod datagen;
+pub mod datagen_three;
 pub mod packed;
 pub mod pipeline;
 pub mod train;
+pub mod train_three;
 
 /// One data line: `FEN | RESULT` (old files) or `FEN | RESULT | SCORE`.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -296,9 +296,11 @@ impl Params {
         hidden: usize,
         buckets: usize,
     ) -> Result<Params, String> {
-        if (net.letters.as_str(), net.files, net.ranks)
-            != (layout.letters.as_str(), layout.files, layout.ranks)
-        {
+        let mut ours: Vec<char> = layout.letters.chars().collect();
+        let mut theirs: Vec<char> = net.letters.chars().collect();
+        ours.sort_unstable();
+        theirs.sort_unstable();
+        if (ours, net.files, net.ranks) != (theirs, layout.files, layout.ranks) {
             return Err(format!(
                 "--init: the net's inputs ({} on {}x{}) are not this variant's ({} on {}x{})",
                 net.letters, net.files, net.ranks, layout.letters, layout.files, layout.ranks
@@ -319,9 +321,27 @@ impl Params {
         }
         let (qa, qb) = (QA as f32, QB as f32);
         let copies = buckets / net.buckets;
+        // the same men may come in another order: each of our slots reads the net's slot of
+        // the same letter
+        let types = layout.letters.len();
+        let slot_in_net: Vec<usize> = layout
+            .letters
+            .chars()
+            .map(|c| net.letters.find(c).expect("the same letters"))
+            .collect();
+        let mut ft_w = Vec::with_capacity(net.ft_weights.len());
+        for side in 0..2 {
+            for &i in &slot_in_net {
+                for sq in 0..64 {
+                    let row = (side * types + i) * 64 + sq;
+                    let weights = &net.ft_weights[row * hidden..(row + 1) * hidden];
+                    ft_w.extend(weights.iter().map(|&w| w as f32 / qa));
+                }
+            }
+        }
         Ok(Params {
             hidden,
-            ft_w: net.ft_weights.iter().map(|&w| w as f32 / qa).collect(),
+            ft_w,
             ft_b: net.ft_bias.iter().map(|&w| w as f32 / qa).collect(),
             out_w: (0..copies)
                 .flat_map(|_| net.out_weights.iter().map(|&w| w as f32 / qb))
@@ -464,38 +484,66 @@ fn backward(p: &Params, s: &Sample, lambda: f32, k: f32, scratch: &mut Scratch) 
     err * err
 }
 
-/// Adam's moments.
-struct Adam {
-    m: Vec<f32>,
-    v: Vec<f32>,
-    t: i32,
+/// Adam's moments over a flat list of weights (both trainers use it).
+pub(super) struct Adam {
+    pub(super) m: Vec<f32>,
+    pub(super) v: Vec<f32>,
+    pub(super) t: i32,
 }
 
 impl Adam {
-    fn step(&mut self, p: &mut Params, grad: &Params, rate: f32, scale: f32) {
+    /// Moments for `len` weights.
+    pub(super) fn new(len: usize) -> Adam {
+        Adam {
+            m: vec![0.0; len],
+            v: vec![0.0; len],
+            t: 0,
+        }
+    }
+
+    /// Starts a step (before the [`Adam::update`]s of its parts).
+    pub(super) fn begin(&mut self) {
+        self.t += 1;
+    }
+
+    /// Moves `values` (the weights from `offset` on in the flat list) along `grads` times
+    /// `scale` at `rate`, keeping each within ±`limit`.
+    pub(super) fn update(
+        &mut self,
+        offset: usize,
+        values: &mut [f32],
+        grads: &[f32],
+        (rate, scale): (f32, f32),
+        limit: f32,
+    ) {
         const B1: f32 = 0.9;
         const B2: f32 = 0.999;
         const EPS: f32 = 1e-8;
-        self.t += 1;
         let c1 = 1.0 - B1.powi(self.t);
         let c2 = 1.0 - B2.powi(self.t);
-        let ft_len = p.ft_w.len();
-        let out_start = ft_len + p.ft_b.len();
-        for (i, (w, g)) in p.values_mut().zip(grad.values()).enumerate() {
+        let m = &mut self.m[offset..offset + values.len()];
+        let v = &mut self.v[offset..offset + values.len()];
+        for (((w, g), m), v) in values.iter_mut().zip(grads).zip(m).zip(v) {
             let g = g * scale;
-            let m = &mut self.m[i];
-            let v = &mut self.v[i];
             *m = B1 * *m + (1.0 - B1) * g;
             *v = B2 * *v + (1.0 - B2) * g * g;
             *w -= rate * (*m / c1) / ((*v / c2).sqrt() + EPS);
-            let limit = if i < ft_len {
-                MAX_FT
-            } else if i >= out_start && i < out_start + grad.out_w.len() {
-                MAX_OUT
-            } else {
-                f32::MAX
-            };
             *w = w.clamp(-limit, limit);
+        }
+    }
+
+    /// One step of the two-colour net's weights.
+    fn step(&mut self, p: &mut Params, grad: &Params, rate: f32, scale: f32) {
+        self.begin();
+        let mut offset = 0;
+        for (values, grads, limit) in [
+            (&mut p.ft_w, &grad.ft_w, MAX_FT),
+            (&mut p.ft_b, &grad.ft_b, f32::MAX),
+            (&mut p.out_w, &grad.out_w, MAX_OUT),
+            (&mut p.out_b, &grad.out_b, f32::MAX),
+        ] {
+            self.update(offset, values, grads, (rate, scale), limit);
+            offset += values.len();
         }
     }
 }
@@ -766,11 +814,7 @@ pub fn train(
         Some(net) => Params::from_network(net, &data.layout, cfg.hidden, buckets)?,
         None => Params::random(inputs, cfg.hidden, buckets, cfg.seed),
     };
-    let mut adam = Adam {
-        m: vec![0.0; p.len()],
-        v: vec![0.0; p.len()],
-        t: 0,
-    };
+    let mut adam = Adam::new(p.len());
     let mut scratch: Vec<Scratch> = (0..CHUNKS)
         .map(|_| Scratch {
             acc: [vec![0.0; cfg.hidden], vec![0.0; cfg.hidden]],
@@ -922,6 +966,40 @@ mod tests {
             .err()
             .expect("other inputs");
         assert!(err.contains("not this variant's"), "{err}");
+    }
+
+    /// A net whose men come in another order (palace lists pnkrbq, chess pnbrqk) starts a
+    /// training with each man's weights where the variant's layout puts that man: the net
+    /// rebuilt from those weights evaluates palace's positions as the chess net does.
+    #[test]
+    fn a_net_of_the_same_men_in_another_order_is_reordered_by_letter() {
+        let chess = builtin_variants().get("chess").expect("chess");
+        let palace = builtin_variants().get("palace").expect("palace");
+        let palace_layout = Layout::new(palace).expect("layout");
+        assert_ne!(
+            palace_layout.letters, "pnbrqk",
+            "the test needs another order"
+        );
+        let mut p = Params::random(2 * 6 * 64, 32, 1, 11);
+        p.out_b[0] = 0.2;
+        let chess_net = quantise(&p, &Layout::new(chess).expect("layout"));
+        let back = Params::from_network(&chess_net, &palace_layout, 32, 1).expect("same men");
+        let mut palace_net = quantise(&back, &palace_layout);
+        palace_net.variant = "palace".into();
+        let mut as_chess = chess_net.clone();
+        as_chess.variant = "palace".into();
+        let a = LoadedNet::new(Arc::new(as_chess), palace, "a").expect("fits");
+        let b = LoadedNet::new(Arc::new(palace_net), palace, "b").expect("fits");
+        let mut pos = crate::position::Position::startpos(palace);
+        for text in ["e2e4", "e7e5", "g1f3", "b8c6"] {
+            assert_eq!(
+                a.evaluate_fresh(&pos),
+                b.evaluate_fresh(&pos),
+                "before {text}"
+            );
+            let m = crate::movegen::notation::parse_move(&mut pos, text).expect("legal");
+            pos.make(m);
+        }
     }
 
     /// The float forward pass and the quantised engine agree (on weights that lie on the

@@ -10,7 +10,6 @@
 
 use super::threads::{SearchContext, SearchOptions, SearchResult};
 use super::{ReportedScore, Reporter, ScoreBound, SearchInfo, SearchLimits, TimeManager, MAX_PLY};
-use crate::foreignpolicy::eval::utilities;
 use crate::foreignpolicy::{move_to_string, FpPosition, PASS};
 use crate::geometry::Color;
 use crate::moves::{Move, MoveKind, MoveList};
@@ -72,10 +71,10 @@ impl MaxN<'_> {
         }
         let quiet = depth <= 0;
         if ply + 1 >= MAX_PLY || depth <= -(QUIESCENCE_PLIES as i32) || self.out_of_time() {
-            return utilities(pos);
+            return self.ctx.eval.three_utilities(pos);
         }
         let me = pos.side_to_move().index();
-        let mut best = quiet.then(|| utilities(pos));
+        let mut best = quiet.then(|| self.ctx.eval.three_utilities(pos));
         let mut list = MoveList::new();
         pos.legal_moves(&mut list);
         for &m in list.iter() {
@@ -98,7 +97,7 @@ impl MaxN<'_> {
                 self.pv_len[ply] = n + 1;
             }
         }
-        best.unwrap_or_else(|| utilities(pos))
+        best.unwrap_or_else(|| self.ctx.eval.three_utilities(pos))
     }
 }
 

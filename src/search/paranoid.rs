@@ -6,12 +6,12 @@
 //!
 //! A game end for the root player ends the search's line: its king taken (it has lost,
 //! whatever the others do next) or FP-9's result. The evaluation is the root player's entry of
-//! [`utilities`](crate::foreignpolicy::eval::utilities). Positions are keyed with the root
-//! player, since the same position has different values for different roots.
+//! [`EvalParams::three_utilities`] (the three-player net, else the rules-derived utilities).
+//! Positions are keyed with the root player, since the same position has different values for
+//! different roots.
 
 use super::game::{Game, Outcomes, Player as Side, Utility, MAX_PLAYERS};
 use crate::eval::EvalParams;
-use crate::foreignpolicy::eval::utilities;
 use crate::foreignpolicy::player::FOREIGN_PROMOTIONS;
 use crate::foreignpolicy::{move_to_string, FpPosition, Player, PASS};
 use crate::geometry::{Color, Square};
@@ -128,8 +128,8 @@ impl Game for ParanoidGame {
         // never asked: a player without a move passes (FP-10), and the pass is a move
         Self::outcomes(GameValue::Draw)
     }
-    fn evaluation(&mut self, _eval: &EvalParams) -> Utility {
-        let s = utilities(&self.pos)[self.root.index()];
+    fn evaluation(&mut self, eval: &EvalParams) -> Utility {
+        let s = eval.three_utilities(&self.pos)[self.root.index()];
         let mut u = [0; MAX_PLAYERS];
         u[0] = s;
         u[1] = -s;

@@ -32,6 +32,7 @@ mod eviction;
 mod explorer;
 mod family007;
 mod foreignpolicy;
+mod foreignpolicy_net;
 mod foreignpolicy_protocols;
 mod generic_fast_vs_reference;
 mod jadoube_model;

@@ -384,7 +384,10 @@ fn bad_input_is_refused_with_a_message() {
         a.extend_from_slice(extra);
         a.into_iter().map(String::from).collect()
     };
-    fails_with(&datagen(&["--variant", "foreignpolicy"]), "three players");
+    fails_with(
+        &datagen(&["--variant", "foreignpolicy", "--format", "text"]),
+        "--format is for two-colour variants",
+    );
     fails_with(
         &datagen(&["--variant", "nosuch"]),
         "unknown variant 'nosuch'",

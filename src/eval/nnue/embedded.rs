@@ -28,6 +28,9 @@ pub const BUILT_IN: &[(&str, &[u8])] = &[
     ),
 ];
 
+/// The built-in three-player nets (Foreign Policy; [`super::three`]), as [`BUILT_IN`].
+pub const BUILT_IN_THREE: &[(&str, &[u8])] = &[];
+
 /// Built-in nets parsed so far.
 static PARSED: Lazy<Mutex<HashMap<&'static str, Arc<Network>>>> =
     Lazy::new(|| Mutex::new(HashMap::new()));

@@ -88,13 +88,13 @@ pub fn fnv1a(bytes: &[u8]) -> u64 {
 }
 
 /// A cursor over the file's bytes that names what it was reading when they ran out.
-struct Reader<'a> {
-    bytes: &'a [u8],
-    at: usize,
+pub(super) struct Reader<'a> {
+    pub(super) bytes: &'a [u8],
+    pub(super) at: usize,
 }
 
 impl<'a> Reader<'a> {
-    fn take(&mut self, n: usize, part: &'static str) -> Result<&'a [u8], NetError> {
+    pub(super) fn take(&mut self, n: usize, part: &'static str) -> Result<&'a [u8], NetError> {
         let end = self.at.checked_add(n).ok_or(NetError::Truncated(part))?;
         let s = self
             .bytes
@@ -103,18 +103,18 @@ impl<'a> Reader<'a> {
         self.at = end;
         Ok(s)
     }
-    fn u8(&mut self, part: &'static str) -> Result<u8, NetError> {
+    pub(super) fn u8(&mut self, part: &'static str) -> Result<u8, NetError> {
         Ok(self.take(1, part)?[0])
     }
-    fn u16(&mut self, part: &'static str) -> Result<u16, NetError> {
+    pub(super) fn u16(&mut self, part: &'static str) -> Result<u16, NetError> {
         let b = self.take(2, part)?;
         Ok(u16::from_le_bytes([b[0], b[1]]))
     }
-    fn u32(&mut self, part: &'static str) -> Result<u32, NetError> {
+    pub(super) fn u32(&mut self, part: &'static str) -> Result<u32, NetError> {
         let b = self.take(4, part)?;
         Ok(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
     }
-    fn text(&mut self, part: &'static str) -> Result<String, NetError> {
+    pub(super) fn text(&mut self, part: &'static str) -> Result<String, NetError> {
         let n = self.u8(part)? as usize;
         let b = self.take(n, part)?;
         if !b.iter().all(|c| c.is_ascii_graphic()) {
@@ -124,7 +124,21 @@ impl<'a> Reader<'a> {
         }
         Ok(String::from_utf8_lossy(b).into_owned())
     }
-    fn i16s(&mut self, n: usize, part: &'static str) -> Result<Vec<i16>, NetError> {
+    /// Reads the closing hash: it must end the file and match everything before it.
+    pub(super) fn check_hash(&mut self) -> Result<(), NetError> {
+        let body_end = self.at;
+        let stored = self.take(8, "hash")?;
+        if self.at != self.bytes.len() {
+            return Err(NetError::TrailingBytes(self.bytes.len() - self.at));
+        }
+        let mut hash = [0u8; 8];
+        hash.copy_from_slice(stored);
+        if u64::from_le_bytes(hash) != fnv1a(&self.bytes[..body_end]) {
+            return Err(NetError::Checksum);
+        }
+        Ok(())
+    }
+    pub(super) fn i16s(&mut self, n: usize, part: &'static str) -> Result<Vec<i16>, NetError> {
         let b = self.take(n.checked_mul(2).ok_or(NetError::Truncated(part))?, part)?;
         Ok(b.chunks_exact(2)
             .map(|c| i16::from_le_bytes([c[0], c[1]]))
@@ -193,16 +207,7 @@ pub fn parse(bytes: &[u8]) -> Result<Network, NetError> {
     let out_bias = (0..buckets)
         .map(|_| r.u32("output bias").map(|b| b as i32))
         .collect::<Result<Vec<i32>, NetError>>()?;
-    let body_end = r.at;
-    let stored = r.take(8, "hash")?;
-    if r.at != bytes.len() {
-        return Err(NetError::TrailingBytes(bytes.len() - r.at));
-    }
-    let mut hash = [0u8; 8];
-    hash.copy_from_slice(stored);
-    if u64::from_le_bytes(hash) != fnv1a(&bytes[..body_end]) {
-        return Err(NetError::Checksum);
-    }
+    r.check_hash()?;
     Ok(Network {
         variant,
         letters,

@@ -19,6 +19,7 @@ mod accumulator;
 pub mod embedded;
 pub mod file;
 pub mod simd;
+pub mod three;
 
 pub use accumulator::AccumulatorStack;
 pub use file::NetError;
