@@ -164,6 +164,7 @@ fn learn() -> Command {
         .arg(opt("seed", "S", "the run's seed").value_parser(value_parser!(u64)).default_value("1"))
         .arg(opt("hidden", "H", "hidden width (default: the start net's, else 256; another width than the start net's trains from zero)").value_parser(value_parser!(u64).range(16..=crate::eval::nnue::file::MAX_HIDDEN as u64)))
         .arg(opt("epochs", "E", "training epochs a round").value_parser(value_parser!(u64).range(1..=100_000)).default_value("20"))
+        .arg(opt("lambda", "L", "the share of the search score in the training target (default 0.5; lower weighs the game results more)").value_parser(float_in(0.0, 1.0)))
         .arg(opt("tc", "TC", "the gate's time control, as chimera match's tc=").default_value("3+0.03"))
         .arg(opt("elo0", "E0", "the gate's SPRT: H0's Elo").value_parser(float_in(-1000.0, 1000.0)).default_value("0"))
         .arg(opt("elo1", "E1", "the gate's SPRT: H1's Elo").value_parser(float_in(-1000.0, 1000.0)).default_value("10"))

@@ -642,6 +642,7 @@ fn cmd_learn(m: &ArgMatches) -> Result<(), String> {
         seed: value(m, "seed").unwrap_or(1),
         hidden: value::<u64>(m, "hidden").map(|h| h as usize),
         epochs: count(m, "epochs", 20),
+        lambda: value::<f64>(m, "lambda").map(|x| x as f32),
         tc: value(m, "tc").unwrap_or_else(|| "3+0.03".into()),
         elo0: real("elo0"),
         elo1: real("elo1"),

@@ -59,6 +59,10 @@ pub struct LearnConfig {
     pub hidden: Option<usize>,
     /// Training epochs a round.
     pub epochs: usize,
+    /// The share of the search score in the training target (`None`: the trainer's default;
+    /// lower weighs the game results more, for variants whose results the scores predict
+    /// poorly).
+    pub lambda: Option<f32>,
     /// The gate's time control (`chimera match`'s `tc=`).
     pub tc: String,
     /// The gate's SPRT bounds and error rates.
@@ -600,6 +604,7 @@ fn train_round(rules: &'static Variant, cfg: &LearnConfig, m: &mut Manifest) -> 
         threads: cfg.threads,
         init,
         checkpoint: Some(nets.join(format!("round-{}.ckpt", m.round))),
+        lambda: cfg.lambda.unwrap_or(TrainConfig::default().lambda),
         ..TrainConfig::default()
     };
     progress(&format!(
@@ -628,13 +633,15 @@ fn train_round(rules: &'static Variant, cfg: &LearnConfig, m: &mut Manifest) -> 
     write_whole(&out, &file::serialize(&net))?;
     let files: Vec<String> = chunks.iter().map(|c| c.0.display().to_string()).collect();
     m.commands.push(format!(
-        "chimera train --variant {} --data {} --hidden {} --epochs {} --seed {} --threads {}{}{} --out {}",
+        "chimera train --variant {} --data {} --hidden {} --epochs {} --seed {} --threads {}{}{}{} --out {}",
         rules.name,
         files.join(","),
         m.hidden,
         cfg.epochs,
         tcfg.seed,
         cfg.threads,
+        cfg.lambda
+            .map_or_else(String::new, |l| format!(" --lambda {l}")),
         if init_name.is_empty() {
             String::new()
         } else {

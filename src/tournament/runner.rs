@@ -15,7 +15,7 @@ use super::openings::{self, Opening};
 use super::rating::Table;
 use super::referee::{self, GameRecord, GameSetup};
 use super::schedule::{Next, Schedule, Slot};
-use super::stats::{SprtState, Wdl};
+use super::stats::{Sprt, SprtState, Wdl};
 use super::timecontrol::Clock;
 use super::workers::{cut_torn_game, open_pgn, run_workers, say, Pool};
 use crate::engine::pgn::{read_games, render, today, PgnGame};
@@ -56,6 +56,9 @@ struct Shared {
     stop: bool,
     /// A fatal error (an engine that can no longer be started, a PGN write error).
     error: Option<String>,
+    /// The SPRT's decision, fixed when first reached: a game still being played then
+    /// is counted in the score but cannot undo the verdict.
+    verdict: Option<SprtState>,
 }
 
 impl Shared {
@@ -65,6 +68,18 @@ impl Shared {
         let [w, b] = slot.seats;
         self.table.add(w, b, white_score);
         self.schedule.record(&slot.round, white_score);
+    }
+
+    /// Fixes the SPRT's verdict (and stops the event) the first time the test decides.
+    fn judge(&mut self, sprt: Option<Sprt>) {
+        let Some(t) = sprt else { return };
+        if self.verdict.is_none() {
+            let state = t.state(&self.table.pair(0, 1));
+            if state != SprtState::Continue {
+                self.verdict = Some(state);
+                self.stop = true;
+            }
+        }
     }
 }
 
@@ -173,7 +188,13 @@ fn resume_from(path: &str, cfg: &MatchConfig) -> Result<HashMap<String, Finished
 
 /// The score line of `a` against `b` and, when asked, its Elo estimate (and, in a match of
 /// two engines, the SPRT's state).
-fn score_lines(cfg: &MatchConfig, names: [&str; 2], w: &Wdl, full: bool) -> Vec<String> {
+fn score_lines(
+    cfg: &MatchConfig,
+    names: [&str; 2],
+    w: &Wdl,
+    full: bool,
+    verdict: Option<SprtState>,
+) -> Vec<String> {
     let mut out = vec![format!(
         "Score of {} vs {}: {} - {} - {}  [{:.3}] {}",
         names[0],
@@ -201,7 +222,7 @@ fn score_lines(cfg: &MatchConfig, names: [&str; 2], w: &Wdl, full: bool) -> Vec<
     if let Some(s) = cfg.sprt {
         let (lo, hi) = s.bounds();
         let llr = s.llr(w);
-        let state = match s.state(w) {
+        let state = match verdict.unwrap_or_else(|| s.state(w)) {
             SprtState::H0 => "H0 was accepted",
             SprtState::H1 => "H1 was accepted",
             SprtState::Continue => "no decision yet",
@@ -299,17 +320,14 @@ fn count(plan: &Plan, s: &mut Shared, slot: &Slot, white_score: f64) {
         [plan.name(x), plan.name(y)],
         &s.table.pair(x, y),
         pair_full,
+        s.verdict,
     ) {
         say(&l);
     }
     if full && cfg.engines.len() > 2 {
         standings(plan, s).iter().for_each(|l| say(l));
     }
-    if let Some(t) = cfg.sprt {
-        if t.state(&s.table.pair(0, 1)) != SprtState::Continue {
-            s.stop = true;
-        }
-    }
+    s.judge(cfg.sprt);
 }
 
 /// Takes the next game to play: games an earlier run finished are counted on the way
@@ -337,6 +355,7 @@ fn take_game(plan: &Plan, shared: &Mutex<Shared>) -> Option<Slot> {
                     return None;
                 }
                 s.result(&slot, f.white_score);
+                s.judge(plan.cfg.sprt);
                 plan.wake.notify_all();
             }
             Next::Wait if s.running > 0 => {
@@ -618,6 +637,7 @@ pub fn run(
         pgn,
         stop: false,
         error: None,
+        verdict: None,
     });
     let workers = cfg.concurrency.min(total.unwrap_or(usize::MAX).max(1));
     let failed = run_workers(workers, &|| worker(&plan, &shared));
@@ -629,7 +649,13 @@ pub fn run(
         say("Interrupted: the PGN holds every finished game");
     }
     if cfg.engines.len() == 2 {
-        for l in score_lines(cfg, [plan.name(0), plan.name(1)], &s.table.pair(0, 1), true) {
+        for l in score_lines(
+            cfg,
+            [plan.name(0), plan.name(1)],
+            &s.table.pair(0, 1),
+            true,
+            s.verdict,
+        ) {
             say(&l);
         }
     } else {
@@ -652,4 +678,65 @@ pub fn run(
     } else {
         Ending::Complete
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tournament::schedule::Kind;
+
+    fn shared() -> Shared {
+        Shared {
+            schedule: Schedule::new(Kind::RoundRobin, 2, 2, 100, false),
+            done: HashMap::new(),
+            table: Table::new(2),
+            finished: 0,
+            running: 0,
+            pgn: None,
+            stop: false,
+            error: None,
+            verdict: None,
+        }
+    }
+
+    #[test]
+    fn a_game_finishing_after_the_sprt_decided_cannot_undo_the_verdict() {
+        let test = Sprt {
+            elo0: 0.0,
+            elo1: 10.0,
+            alpha: 0.05,
+            beta: 0.05,
+        };
+        let sprt = Some(test);
+        let mut s = shared();
+        // engine 0 wins until the test accepts H1
+        let mut wins = 0;
+        while s.verdict.is_none() {
+            s.table.add(0, 1, 1.0);
+            s.judge(sprt);
+            wins += 1;
+            assert!(wins < 1000, "the SPRT never decided");
+        }
+        assert_eq!(s.verdict, Some(SprtState::H1));
+        assert!(s.stop);
+        // the game still being played when it decided is lost: the llr drops back
+        // below the bound, yet the verdict stands and is what the report prints
+        s.table.add(0, 1, 0.0);
+        s.judge(sprt);
+        let pair = s.table.pair(0, 1);
+        assert_eq!(test.state(&pair), SprtState::Continue);
+        assert_eq!(s.verdict, Some(SprtState::H1));
+        let args: Vec<String> =
+            "-engine cmd=a -engine cmd=b -each tc=1 -games 99 -sprt elo0=0 elo1=10 alpha=0.05 beta=0.05"
+                .split(' ')
+                .map(String::from)
+                .collect();
+        let cfg = crate::tournament::config::parse(&args).unwrap().unwrap();
+        assert_eq!(cfg.sprt, sprt);
+        let lines = score_lines(&cfg, ["a", "b"], &pair, false, s.verdict);
+        assert!(
+            lines.last().unwrap().ends_with("H1 was accepted"),
+            "{lines:?}"
+        );
+    }
 }

@@ -18,13 +18,27 @@ pub const BUILT_IN: &[(&str, &[u8])] = &[
         "garrison.nnue",
         include_bytes!("../../../nets/garrison.nnue"),
     ),
+    ("haven.nnue", include_bytes!("../../../nets/haven.nnue")),
+    (
+        "hippophobic.nnue",
+        include_bytes!("../../../nets/hippophobic.nnue"),
+    ),
     (
         "interior.nnue",
         include_bytes!("../../../nets/interior.nnue"),
     ),
+    ("jadoube.nnue", include_bytes!("../../../nets/jadoube.nnue")),
+    (
+        "missingfile.nnue",
+        include_bytes!("../../../nets/missingfile.nnue"),
+    ),
     (
         "periphery.nnue",
         include_bytes!("../../../nets/periphery.nnue"),
+    ),
+    (
+        "torpedo-paletta.nnue",
+        include_bytes!("../../../nets/torpedo-paletta.nnue"),
     ),
 ];
 
