@@ -84,8 +84,22 @@ impl Drop for Server {
     }
 }
 
+/// Lets a closed game's hash table go back to the system. glibc raises its threshold for
+/// serving a block from its own mapping to the size of the last such block freed, so once
+/// one game has closed, the next games' tables come from the heap and stay in the process
+/// after those games close too (a server that opened and closed 8 games ten times held
+/// 236 MB with none open). A fixed threshold keeps every table in a mapping of its own.
+fn give_back_closed_tables() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: mallopt only sets an allocator parameter; any value is valid to ask for
+    unsafe {
+        libc::mallopt(libc::M_MMAP_THRESHOLD, 1 << 20);
+    }
+}
+
 /// Starts the server on its own threads and returns once it listens.
 pub fn start(config: ServeConfig) -> Result<Server, String> {
+    give_back_closed_tables();
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .thread_name("serve")

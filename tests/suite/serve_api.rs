@@ -5,7 +5,7 @@
 use chimera::serve::{start, ServeConfig, Server, WatchedGame};
 use serde_json::{json, Value};
 use std::io::{BufRead, BufReader, Read, Write};
-use std::net::TcpStream;
+use std::net::{SocketAddr, TcpStream};
 use std::time::Duration;
 
 fn server() -> Server {
@@ -19,7 +19,12 @@ fn server() -> Server {
 
 /// One HTTP/1.1 request; returns the status and the body.
 fn request(server: &Server, method: &str, path: &str, body: Option<&str>) -> (u16, String) {
-    let mut s = TcpStream::connect(server.addr).expect("connects");
+    request_at(server.addr, method, path, body)
+}
+
+/// One HTTP/1.1 request to the server at `addr`.
+fn request_at(addr: SocketAddr, method: &str, path: &str, body: Option<&str>) -> (u16, String) {
+    let mut s = TcpStream::connect(addr).expect("connects");
     s.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
     let body = body.unwrap_or("");
     write!(
@@ -721,4 +726,70 @@ fn the_pawns_owner_picks_the_promotion_piece() {
         Some(json!({"variant": "chess"})),
     );
     assert_eq!(chess["owner_picks"], json!([]));
+}
+
+/// The resident memory of process `pid` in MB (Linux).
+#[cfg(target_os = "linux")]
+fn resident_mb(pid: u32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).expect("proc status");
+    let kb: u64 = status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.split_whitespace().next()?.parse().ok())
+        .expect("VmRSS");
+    kb / 1024
+}
+
+/// Games opened and closed again and again leave the server as small as it started: each
+/// closed game's table goes back to the system (the server runs as its own process here,
+/// so the figure is its own).
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+#[test]
+fn closed_games_give_their_memory_back() {
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_chimera"))
+        .args(["serve", "--port", "0", "--hash", "16"])
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("the server starts");
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    let addr: SocketAddr = first
+        .split("http://")
+        .nth(1)
+        .and_then(|a| a.trim().trim_end_matches('/').parse().ok())
+        .unwrap_or_else(|| panic!("no address in {first:?}"));
+    let start = resident_mb(child.id());
+    let mut open_peak = 0;
+    for _ in 0..5 {
+        let mut ids = Vec::new();
+        for _ in 0..6 {
+            let (status, body) =
+                request_at(addr, "POST", "/api/games", Some(r#"{"variant": "chess"}"#));
+            assert_eq!(status, 201, "{body}");
+            let state: Value = serde_json::from_str(&body).unwrap();
+            ids.push(state["id"].as_u64().unwrap());
+        }
+        open_peak = open_peak.max(resident_mb(child.id()));
+        for id in ids {
+            assert_eq!(
+                request_at(addr, "DELETE", &format!("/api/games/{id}"), None).0,
+                204
+            );
+        }
+    }
+    std::thread::sleep(Duration::from_millis(300));
+    let after = resident_mb(child.id());
+    let _ = child.kill();
+    let _ = child.wait();
+    // six 16 MB tables are open at the peak; with none open, less than one may stay
+    assert!(
+        open_peak >= start + 6 * 16 - 8,
+        "the tables were not made: {open_peak} MB"
+    );
+    assert!(
+        after < start + 16,
+        "{after} MB with no game open, {start} MB at the start (peak {open_peak} MB)"
+    );
 }

@@ -29,6 +29,10 @@ pub const BUILT_IN: &[(&str, &[u8])] = &[
     ),
     ("jadoube.nnue", include_bytes!("../../../nets/jadoube.nnue")),
     (
+        "kaleidoscope.nnue",
+        include_bytes!("../../../nets/kaleidoscope.nnue"),
+    ),
+    (
         "missingfile.nnue",
         include_bytes!("../../../nets/missingfile.nnue"),
     ),
