@@ -47,7 +47,10 @@ pub const BUILT_IN: &[(&str, &[u8])] = &[
 ];
 
 /// The built-in three-player nets (Foreign Policy; [`super::three`]), as [`BUILT_IN`].
-pub const BUILT_IN_THREE: &[(&str, &[u8])] = &[];
+pub const BUILT_IN_THREE: &[(&str, &[u8])] = &[(
+    "foreignpolicy.nnue",
+    include_bytes!("../../../nets/foreignpolicy.nnue"),
+)];
 
 /// Built-in nets parsed so far.
 static PARSED: Lazy<Mutex<HashMap<&'static str, Arc<Network>>>> =
