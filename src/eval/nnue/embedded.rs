@@ -37,6 +37,10 @@ pub const BUILT_IN: &[(&str, &[u8])] = &[
         include_bytes!("../../../nets/missingfile.nnue"),
     ),
     (
+        "nonlinear.nnue",
+        include_bytes!("../../../nets/nonlinear.nnue"),
+    ),
+    (
         "periphery.nnue",
         include_bytes!("../../../nets/periphery.nnue"),
     ),
