@@ -192,10 +192,16 @@ impl Manifest {
                 return Err(format!("{}: damaged: no '{key}' line", path.display()));
             }
         }
-        if m.round == 0 || m.hidden == 0 || !m.hidden.is_multiple_of(16) {
+        // the trainer allocates `hidden` values per input and a net file holds at most
+        // MAX_HIDDEN: a wider one could exhaust memory or train a net nothing can read
+        let widest = file::MAX_HIDDEN;
+        if m.round == 0 || m.hidden == 0 || !m.hidden.is_multiple_of(16) || m.hidden > widest {
             return Err(format!(
-                "{}: damaged: round or hidden out of range",
-                path.display()
+                "{}: damaged: round {} or hidden {} out of range (round from 1, hidden a \
+                 multiple of 16 up to {widest})",
+                path.display(),
+                m.round,
+                m.hidden
             ));
         }
         Ok(m)
@@ -885,4 +891,32 @@ fn write_report(cfg: &LearnConfig, m: &Manifest) -> Result<(), String> {
         r += &format!("    {c}\n");
     }
     write_whole(&cfg.work.join("report.md"), r.as_bytes())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A manifest whose hidden width is beyond what a net file holds is damaged: resuming it
+    /// at its train stage asked the trainer for that many values per input (for 2^40, memory
+    /// no process has) or trained a net no engine reads. The learn target of
+    /// tests/suite/file_fuzz.rs fails on the old code (a manifest with hidden 65536 taken).
+    #[test]
+    fn a_manifest_wider_than_a_net_is_refused() {
+        let text = |hidden: u64| {
+            format!(
+                "variant = chess\nseed = 1\nstart = none\nhidden = {hidden}\nround = 1\n\
+                 stage = train\nbest = -\n"
+            )
+        };
+        let path = Path::new("w/learn.manifest");
+        assert!(Manifest::parse(&text(file::MAX_HIDDEN as u64), path).is_ok());
+        for hidden in [file::MAX_HIDDEN as u64 + 16, 1 << 40] {
+            let err = Manifest::parse(&text(hidden), path).expect_err("too wide");
+            assert!(
+                err.contains("w/learn.manifest") && err.contains(&format!("hidden {hidden}")),
+                "{err}"
+            );
+        }
+    }
 }

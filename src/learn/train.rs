@@ -712,9 +712,15 @@ impl Checkpoint {
         super::write_whole(path, &b)
     }
 
-    /// The checkpoint at `path`, if there is one made with `fingerprint`; one of other
-    /// settings or data is left aside with a note, a damaged one is an error naming the file.
-    fn read(path: &std::path::Path, fingerprint: u64) -> Result<Option<Checkpoint>, String> {
+    /// The checkpoint at `path`, if there is one made with `fingerprint` for a run of
+    /// `epochs` epochs and `values` weights; one of other settings or data is left aside with
+    /// a note, a damaged one is an error naming the file.
+    fn read(
+        path: &std::path::Path,
+        fingerprint: u64,
+        epochs: usize,
+        values: usize,
+    ) -> Result<Option<Checkpoint>, String> {
         let bytes = match std::fs::read(path) {
             Ok(b) => b,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
@@ -754,8 +760,23 @@ impl Checkpoint {
         let v = arrays.pop().expect("three");
         let m = arrays.pop().expect("three");
         let params = arrays.pop().expect("three");
-        if params.len() != m.len() || m.len() != v.len() {
-            return Err(damaged("arrays of different lengths"));
+        if params.len() != values || m.len() != values || v.len() != values {
+            return Err(damaged(&format!(
+                "arrays of other lengths than the {values} weights"
+            )));
+        }
+        // the fingerprint does not cover the state: a damaged one could run for ever (an
+        // epoch far past the run's) or train on values that are not numbers
+        if epoch > epochs || t < 0 {
+            return Err(damaged(&format!("epoch {epoch} of {epochs}, step {t}")));
+        }
+        let finite = |x: &f32| x.is_finite();
+        let numbers = params.iter().all(finite)
+            && m.iter().all(finite)
+            && v.iter().all(|x| x.is_finite() && *x >= 0.0)
+            && best.as_ref().is_none_or(|(e, _)| e.is_finite());
+        if !numbers {
+            return Err(damaged("a weight or moment that is not a number in range"));
         }
         Ok(Some(Checkpoint {
             epoch,
@@ -828,7 +849,7 @@ pub fn train(
     let fingerprint = fingerprint(cfg, k, buckets, data.records.len(), p.len());
     let mut first = 0;
     if let Some(path) = &cfg.checkpoint {
-        if let Some(state) = Checkpoint::read(path, fingerprint)? {
+        if let Some(state) = Checkpoint::read(path, fingerprint, cfg.epochs, p.len())? {
             first = state.epoch;
             p.set_values(&state.params);
             adam.m = state.m;
@@ -1068,9 +1089,8 @@ mod tests {
         }
     }
 
-    /// The analytic gradient matches a finite difference of the loss.
-    #[test]
-    fn a_run_stopped_after_an_epoch_goes_on_from_its_checkpoint_to_the_same_net() {
+    /// Chess positions of an opening with made-up scores and results.
+    fn opening_data() -> Data {
         let chess = builtin_variants().get("chess").expect("chess");
         let layout = Layout::new(chess).expect("layout");
         let mut pos = Position::startpos(chess);
@@ -1088,11 +1108,16 @@ mod tests {
                 records.push(packed::pack(&layout, &pos, score, result).expect("packs"));
             }
         }
-        let data = Data {
+        Data {
             rules: chess,
             layout,
             records,
-        };
+        }
+    }
+
+    #[test]
+    fn a_run_stopped_after_an_epoch_goes_on_from_its_checkpoint_to_the_same_net() {
+        let data = opening_data();
         let path = std::env::temp_dir().join(format!("ckpt-{}.bin", std::process::id()));
         let _ = std::fs::remove_file(&path);
         let cfg = TrainConfig {
@@ -1136,6 +1161,66 @@ mod tests {
         let _ = std::fs::remove_file(&path);
     }
 
+    /// A checkpoint made with the run's settings whose state is damaged (the fingerprint
+    /// does not cover it) is refused by name, never resumed: an epoch past the run's (one far
+    /// past it replayed the epochs' shuffles for ever: found by tests/suite/file_fuzz.rs), a
+    /// step count below zero, a weight that is not a number, arrays of another length.
+    #[test]
+    fn a_checkpoint_with_a_damaged_state_is_refused() {
+        let data = opening_data();
+        let path = std::env::temp_dir().join(format!("ckpt-state-{}.bin", std::process::id()));
+        let _ = std::fs::remove_file(&path);
+        let cfg = TrainConfig {
+            hidden: 16,
+            epochs: 2,
+            batch: 8,
+            validation: 0.3,
+            checkpoint: Some(path.clone()),
+            ..TrainConfig::default()
+        };
+        train(&data, &cfg, |_, _, _| {}).expect("trains");
+        let whole = std::fs::read(&path).expect("written");
+        // magic 8, version 4, fingerprint 8, epoch 8 (at 20), step 4 (at 28), then each
+        // array's length (8) and values: the weights' first value at 40
+        let patched = |at: usize, bytes: &[u8]| {
+            let mut b = whole.clone();
+            b[at..at + bytes.len()].copy_from_slice(bytes);
+            b
+        };
+        let n = u64::from_le_bytes(whole[32..40].try_into().expect("8 bytes")) as usize;
+        let mut shorter = Vec::new();
+        shorter.extend_from_slice(&whole[..32]);
+        let mut at = 32;
+        for _ in 0..3 {
+            shorter.extend_from_slice(&(n as u64 - 1).to_le_bytes());
+            shorter.extend_from_slice(&whole[at + 8..at + 8 + 4 * (n - 1)]);
+            at += 8 + 4 * n;
+        }
+        shorter.extend_from_slice(&whole[at..]);
+        for (what, bytes) in [
+            ("an epoch past the run's", patched(20, &3u64.to_le_bytes())),
+            ("a step below zero", patched(28, &(-1i32).to_le_bytes())),
+            (
+                "a weight that is not a number",
+                patched(40, &f32::NAN.to_le_bytes()),
+            ),
+            ("arrays one value short", shorter),
+            (
+                "an epoch far past the run's",
+                patched(20, &(1u64 << 60).to_le_bytes()),
+            ),
+        ] {
+            std::fs::write(&path, &bytes).expect("write");
+            let err = train(&data, &cfg, |_, _, _| {}).expect_err(what);
+            assert!(
+                err.contains("damaged checkpoint") && err.contains("ckpt-state-"),
+                "{what}: {err}"
+            );
+        }
+        let _ = std::fs::remove_file(&path);
+    }
+
+    /// The analytic gradient matches a finite difference of the loss.
     #[test]
     fn gradients_match_finite_differences() {
         let chess = builtin_variants().get("chess").expect("chess");

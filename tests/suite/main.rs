@@ -31,6 +31,7 @@ mod eval_mobility;
 mod eviction;
 mod explorer;
 mod family007;
+mod file_fuzz;
 mod foreignpolicy;
 mod foreignpolicy_net;
 mod foreignpolicy_protocols;
