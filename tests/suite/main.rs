@@ -57,6 +57,7 @@ mod routing;
 mod seed_examples;
 mod serve_api;
 mod slide;
+mod soak_replay;
 mod state_invariants;
 mod trailer;
 mod triangulation;
