@@ -555,11 +555,7 @@ fn refusal(message: &str, must_name: &[&str]) -> Result<Handled, String> {
 
 /// The built-in two-colour variants.
 fn variants() -> Vec<&'static Variant> {
-    let set = builtin_variants();
-    set.names()
-        .iter()
-        .map(|n| set.get(n).expect("listed"))
-        .collect()
+    crate::common::all_variants()
 }
 
 /// Random legal plies from `pos` (at most `plies`, fewer if the game ends), played on it.
@@ -1228,24 +1224,11 @@ fn http(
         .to_ascii_lowercase()
         .contains("transfer-encoding: chunked")
     {
-        dechunk(rest)
+        crate::common::dechunk(rest)
     } else {
         rest.to_string()
     };
     Ok((status, body))
-}
-
-fn dechunk(mut rest: &str) -> String {
-    let mut out = String::new();
-    while let Some((size, after)) = rest.split_once("\r\n") {
-        let n = usize::from_str_radix(size.trim(), 16).unwrap_or(0);
-        if n == 0 || after.len() < n {
-            break;
-        }
-        out.push_str(&after[..n]);
-        rest = after[n..].trim_start_matches("\r\n");
-    }
-    out
 }
 
 /// What a web-board case sends.

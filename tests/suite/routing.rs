@@ -10,17 +10,13 @@
 use chimera::movegen::{generic, legal_moves};
 use chimera::moves::MoveList;
 use chimera::position::{Hooks, Position, Variant};
-use chimera::rules::{builtin_variants, MECHANICS};
+use chimera::rules::MECHANICS;
 use chimera::search::game::OrthodoxGame;
 use chimera::variant::generator_is_orthodox;
 
 /// Every built-in variant (every registered mechanic has one: see the test below).
 fn variants() -> Vec<&'static Variant> {
-    let set = builtin_variants();
-    set.names()
-        .iter()
-        .map(|n| set.get(n).expect("listed"))
-        .collect()
+    crate::common::all_variants()
 }
 
 #[test]

@@ -2,6 +2,7 @@
 //! in several variants, moves checked by the rules, engine moves, navigation, events,
 //! watched match games, and bad requests that get an error while the server keeps serving.
 
+use crate::common::dechunk;
 use chimera::serve::{start, ServeConfig, Server, WatchedGame};
 use serde_json::{json, Value};
 use std::io::{BufRead, BufReader, Read, Write};
@@ -52,19 +53,6 @@ fn request_at(addr: SocketAddr, method: &str, path: &str, body: Option<&str>) ->
         rest.to_string()
     };
     (status, body)
-}
-
-fn dechunk(mut rest: &str) -> String {
-    let mut out = String::new();
-    while let Some((size, after)) = rest.split_once("\r\n") {
-        let n = usize::from_str_radix(size.trim(), 16).unwrap_or(0);
-        if n == 0 {
-            break;
-        }
-        out.push_str(&after[..n]);
-        rest = &after[n + 2..];
-    }
-    out
 }
 
 fn json_of(server: &Server, method: &str, path: &str, body: Option<Value>) -> (u16, Value) {

@@ -267,3 +267,26 @@ pub fn king_capturable(p: &Position) -> bool {
             .any(|e| e.sq == k && !(e.after.is_some() && e.after.kind() == PieceType::KING))
     })
 }
+
+/// Every built-in variant, in the built-in file's order.
+pub fn all_variants() -> Vec<&'static Variant> {
+    let set = chimera::rules::builtin_variants();
+    set.names()
+        .iter()
+        .map(|n| set.get(n).expect("listed"))
+        .collect()
+}
+
+/// The body of an HTTP/1.1 answer sent in chunks, joined; a torn chunk ends it.
+pub fn dechunk(mut rest: &str) -> String {
+    let mut out = String::new();
+    while let Some((size, after)) = rest.split_once("\r\n") {
+        let n = usize::from_str_radix(size.trim(), 16).unwrap_or(0);
+        if n == 0 || after.len() < n {
+            break;
+        }
+        out.push_str(&after[..n]);
+        rest = after[n..].trim_start_matches("\r\n");
+    }
+    out
+}
