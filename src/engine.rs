@@ -37,6 +37,11 @@ pub use crate::rules::outcome::{Outcome, Verdict};
 pub use crate::search::{
     ReportedScore, Reporter, ScoreBound, SearchInfo, SearchLimits, SearchResult, Silent,
 };
+pub use crate::variant::WdlModel;
+
+/// The scale (centipawns) at which the softmax of Foreign Policy's utilities predicts each
+/// player's share of the points: the K its built-in net was trained at (docs/strength.md).
+pub const THREE_POINTS_SCALE: f64 = 2130.0;
 
 /// Largest hash size in MB.
 pub const MAX_HASH_MB: usize = 65536;
@@ -567,6 +572,29 @@ impl Engine {
         }
         self.position = pos;
         Ok(())
+    }
+
+    /// Foreign Policy after `line` (moves of the current position): each player's utility
+    /// (centipawns) and expected share of the points. A finished game gives its FP-12 points;
+    /// otherwise the softmax of the utilities over the players still in, at
+    /// [`THREE_POINTS_SCALE`]. `None` outside Foreign Policy.
+    pub fn three_outlook(&self, line: &[Move]) -> Option<([i32; 3], [f64; 3])> {
+        let mut pos = self.three.clone()?;
+        for &m in line {
+            pos.make(m);
+        }
+        let utilities = self.eval.three_utilities(&pos);
+        if let Some(r) = pos.outcome() {
+            return Some((utilities, foreignpolicy::outcome::points(&r)));
+        }
+        let alive = pos.alive();
+        let mut share = [0.0; 3];
+        let top = utilities.iter().copied().max().unwrap_or(0) as f64;
+        for p in alive.iter() {
+            share[p.index()] = ((utilities[p.index()] as f64 - top) / THREE_POINTS_SCALE).exp();
+        }
+        let sum: f64 = share.iter().sum();
+        Some((utilities, share.map(|x| x / sum.max(f64::MIN_POSITIVE))))
     }
 
     /// Plays one move of Foreign Policy given as text (the player to move's).

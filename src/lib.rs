@@ -9,6 +9,7 @@
 //! weights of `eval`.
 #![deny(missing_docs)]
 
+pub mod analysis;
 pub mod cli;
 pub mod engine;
 pub mod eval;

@@ -151,6 +151,32 @@ fn train() -> Command {
         .arg(variants_file())
 }
 
+fn analyse() -> Command {
+    Command::new("analyse")
+        .visible_alias("analyze")
+        .about("analyse whole games: search every position of each game in a PGN file (any variant; several games) and write the games back with [%eval] after every move, ?!/?/?? marks from the drop in expected score with the better line, and each player's accuracy and mark counts in the header (docs/analysis.md)")
+        .arg(Arg::new("PGN").required(true).help("the PGN file ('-' reads standard input)"))
+        .arg(opt("variant", "NAME", "the variant of games without a Variant tag (default chess)"))
+        .arg(opt("movetime", "MS", "milliseconds a position (the default: 500)").value_parser(value_parser!(u64).range(1..=86_400_000)).conflicts_with_all(["depth", "nodes"]))
+        .arg(opt("depth", "D", "search each position to this depth").value_parser(value_parser!(u32).range(1..=64)).conflicts_with("nodes"))
+        .arg(opt("nodes", "N", "search each position for N nodes").value_parser(value_parser!(u64).range(1..=u64::MAX)))
+        .arg(threads("1"))
+        .arg(opt("hash", "MB", "hash table size (default 64)").value_parser(value_parser!(u64).range(1..=crate::engine::MAX_HASH_MB as u64)))
+        .arg(opt("multipv", "N", "lines searched a position; a marked move shows them all (default 1)").value_parser(value_parser!(u64).range(1..=16)))
+        .arg(opt("thresholds", "I,M,B", "losses of expected score that mark an inaccuracy, a mistake, a blunder (default 0.05,0.10,0.15)"))
+        .arg(opt("out", "FILE", "write the annotated PGN here (default: standard output)"))
+        .arg(Arg::new("quiet").long("quiet").action(ArgAction::SetTrue).help("no progress bar"))
+        .arg(variants_file())
+}
+
+fn fitwdl() -> Command {
+    Command::new("fitwdl")
+        .about("fit the variant's win/draw/loss model (wdlModel = A B in variants.ini: P(win) = sigmoid((score - A) / B)) to datagen's data by maximum likelihood, and print how well it and the variant's present model predict the results")
+        .arg(two_player_variant())
+        .arg(opt("data", "FILE[,FILE...]", "datagen's files").required(true))
+        .arg(variants_file())
+}
+
 fn learn() -> Command {
     Command::new("learn")
         .about("from a variant's rules to a net that plays it better: rounds of self-play with its best evaluation, a net trained on all the data (from the nearest net whose men and board fit, else from zero), and an SPRT of the new net against the evaluation it would replace; an accepted net is installed as WORK/VARIANT.nnue and the next round plays with it. Stop it at any moment: the same command resumes from the work folder (docs/nnue.md)")
@@ -219,6 +245,8 @@ pub fn command() -> Command {
         .subcommand(tune())
         .subcommand(train())
         .subcommand(learn())
+        .subcommand(fitwdl())
+        .subcommand(analyse())
         .subcommand(serve())
 }
 

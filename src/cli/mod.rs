@@ -3,6 +3,7 @@
 //! `tournament::config` and `openings::genfens`). The grammar is clap's (`args`); errors go to
 //! stderr with a non-zero exit code; nothing a user types can panic the program.
 
+mod analyse;
 mod args;
 
 /// Prints a line to standard output; a closed pipe (`chimera perft 5 | head -1`) is not an error.
@@ -677,6 +678,47 @@ fn cmd_learn(m: &ArgMatches) -> Result<(), String> {
 }
 
 /// `genfens N seed S book <None|FILE> [extra]` (OpenBench), followed by nothing or `quit`.
+fn cmd_fitwdl(m: &ArgMatches) -> Result<(), String> {
+    use crate::learn::wdl_fit::{calibration, fit, mean_loss, outcomes};
+    let rules = tune_variant(m)?;
+    let mut all = Vec::new();
+    for path in value::<String>(m, "data").unwrap_or_default().split(',') {
+        let data = crate::learn::train::load(path, rules)?;
+        let part = outcomes(&data);
+        eprintln!("fitwdl: {path}: {} positions", part.len());
+        all.extend(part);
+    }
+    let model = fit(&all)?;
+    let share =
+        |h: u8| 100.0 * all.iter().filter(|o| o.half_points == h).count() as f64 / all.len() as f64;
+    say!(
+        "{} positions: White won {:.1} %, drew {:.1} %, lost {:.1} %",
+        all.len(),
+        share(2),
+        share(1),
+        share(0)
+    );
+    say!(
+        "loss per position: fitted {:.4}, the variant's present model ({}) {:.4}",
+        mean_loss(&model, &all),
+        rules.wdl,
+        mean_loss(&rules.wdl, &all)
+    );
+    say!("score band (cp)    positions  expected  scored");
+    for b in calibration(&model, &all) {
+        say!(
+            "{:>6} .. {:<6} {:>10}  {:>8.3}  {:>6.3}",
+            b.from,
+            b.to,
+            b.positions,
+            b.expected,
+            b.scored
+        );
+    }
+    say!("wdlModel = {model}");
+    Ok(())
+}
+
 fn cmd_genfens(line: &str, rest: &[String]) -> Result<(), String> {
     use crate::openings::genfens::{generate, parse};
     if let Some(extra) = rest.iter().find(|a| a.as_str() != "quit") {
@@ -757,6 +799,8 @@ fn dispatch(m: &ArgMatches) -> Result<(), String> {
         "tune" => cmd_tune(sub),
         "train" => cmd_train(sub),
         "learn" => cmd_learn(sub),
+        "fitwdl" => cmd_fitwdl(sub),
+        "analyse" => analyse::run(sub),
         "serve" => cmd_serve(sub),
         other => Err(format!("no subcommand '{other}' (try 'chimera help')")),
     }

@@ -217,7 +217,7 @@ pub struct PgnGame<'a> {
 }
 
 /// Quotes a tag value (backslash and quote escaped, as PGN says).
-fn quote(v: &str) -> String {
+pub fn quote(v: &str) -> String {
     v.replace('\\', "\\\\").replace('"', "\\\"")
 }
 
@@ -291,8 +291,21 @@ impl ReadGame {
     }
 }
 
+/// A game termination marker: two players' (`1-0`, `0-1`, `1/2-1/2`, `*`), or three players'
+/// points that add up to one (`1-0-0`, `1/2-1/2-0`, `1/3-1/3-1/3`; never `0-0-0`, castling).
 fn is_result(t: &str) -> bool {
-    matches!(t, "1-0" | "0-1" | "1/2-1/2" | "*")
+    if matches!(t, "1-0" | "0-1" | "1/2-1/2" | "*") {
+        return true;
+    }
+    let thirds = |p: &str| match p {
+        "0" => Some(0),
+        "1" => Some(6),
+        "1/2" => Some(3),
+        "1/3" => Some(2),
+        _ => None,
+    };
+    let parts: Option<Vec<u32>> = t.split('-').map(thirds).collect();
+    parts.is_some_and(|p| p.len() == 3 && p.iter().sum::<u32>() == 6)
 }
 
 /// Reads the games of a PGN text. A game is complete when its movetext ends with a result;
@@ -338,7 +351,13 @@ pub fn read_games(text: &str) -> Vec<ReadGame> {
                 cur.result = Some(w);
                 return true;
             }
-            let w = w.trim_start_matches(|c: char| c.is_ascii_digit() || c == '.');
+            // a move number ("12.", "12...", "12.e4"), never castling in zeros ("0-0")
+            let digits = w.len() - w.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+            let w = if w[digits..].starts_with('.') {
+                w[digits..].trim_start_matches('.')
+            } else {
+                w.as_str()
+            };
             if !w.is_empty() && !w.starts_with('$') {
                 cur.moves.push(w.to_string());
             }
@@ -479,6 +498,13 @@ mod tests {
         assert_eq!(g[1].result.as_deref(), Some("1/2-1/2"));
         assert!(text[..g[1].end].ends_with("1/2-1/2\n"));
         assert_eq!(g[2].result, None);
+        // three players' results end a game; queenside castling in zeros does not
+        let three =
+            "[Variant \"foreignpolicy\"]\n\n1. b1a3 b8a6 h3f1 1/2-1/2-0\n\n1. 0-0-0 1/3-1/3-1/3";
+        let g = read_games(three);
+        assert_eq!(g[0].result.as_deref(), Some("1/2-1/2-0"));
+        assert_eq!(g[1].moves, vec!["0-0-0"]);
+        assert_eq!(g[1].result.as_deref(), Some("1/3-1/3-1/3"));
     }
 
     #[test]

@@ -12,6 +12,7 @@ pub mod packed;
 pub mod pipeline;
 pub mod train;
 pub mod train_three;
+pub mod wdl_fit;
 
 /// One data line: `FEN | RESULT` (old files) or `FEN | RESULT | SCORE`.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -322,9 +322,9 @@ pub fn run(rules: &'static Variant, cfg: &LearnConfig) -> Result<LearnSummary, S
             Stage::Done => {}
         }
         save(&manifest_path, &m)?;
-        write_report(cfg, &m)?;
+        write_report(cfg, &m, None)?;
     }
-    write_report(cfg, &m)?;
+    write_report(cfg, &m, Some(rules))?;
     Ok(LearnSummary {
         best: m.best.as_ref().map(|b| cfg.work.join(b)),
         finished: m.stage == Stage::Done,
@@ -852,8 +852,32 @@ pub fn sha256_file(path: &Path) -> Result<String, String> {
         .collect())
 }
 
-/// `report.md`: the net, its hash, the data, every command and every gate.
-fn write_report(cfg: &LearnConfig, m: &Manifest) -> Result<(), String> {
+/// The `wdlModel` line of the report: the model fitted to all the data (or why there is none).
+fn wdl_line(rules: &'static Variant, chunks: &[(PathBuf, u64, usize)]) -> String {
+    let mut outcomes = Vec::new();
+    for (path, _, _) in chunks {
+        match super::train::load(&path.to_string_lossy(), rules) {
+            Ok(data) => outcomes.extend(super::wdl_fit::outcomes(&data)),
+            Err(e) => return format!("- wdlModel: not fitted ({e})\n"),
+        }
+    }
+    match super::wdl_fit::fit(&outcomes) {
+        Ok(model) => format!(
+            "- wdlModel = {model} (fitted to the data's {} positions: write it into the \
+             variant's section so analysis and UCI's wdl read its scores right)\n",
+            outcomes.len()
+        ),
+        Err(e) => format!("- wdlModel: not fitted ({e})\n"),
+    }
+}
+
+/// `report.md`: the net, its hash, the data, every command and every gate; at the end of a
+/// run (`rules` given) also the win/draw/loss model fitted to the data.
+fn write_report(
+    cfg: &LearnConfig,
+    m: &Manifest,
+    rules: Option<&'static Variant>,
+) -> Result<(), String> {
     let chunks = all_chunks(&cfg.work)?;
     let positions: u64 = chunks.iter().map(|c| c.1).sum();
     let mut r = format!("# chimera learn: {}\n\n", m.variant);
@@ -883,6 +907,13 @@ fn write_report(cfg: &LearnConfig, m: &Manifest) -> Result<(), String> {
         m.round,
         m.stage.name()
     );
+    if let Some(rules) = rules {
+        r = r.replacen(
+            "\n\n## Gates",
+            &format!("\n{}\n## Gates", wdl_line(rules, &chunks)),
+            1,
+        );
+    }
     for g in &m.gates {
         r += &format!("- {g}\n");
     }

@@ -69,6 +69,11 @@ pub trait Game: Clone + Send + Sync {
     /// The notation of `m`, a legal move here (for reports).
     fn move_text(&self, m: Move) -> String;
 
+    /// What a score means here (for `wdl` in reports).
+    fn wdl_model(&self) -> crate::variant::WdlModel {
+        crate::variant::WdlModel::DEFAULT
+    }
+
     /// The colour whose clock runs while the next ply is chosen (the chooser's; a game of
     /// more players than UCI's two clocks reports its player to move's time as White's).
     fn clock(&self) -> Color;
@@ -336,6 +341,9 @@ impl Game for OrthodoxGame {
     fn move_text(&self, m: Move) -> String {
         move_to_string(&self.0, m).to_string()
     }
+    fn wdl_model(&self) -> crate::variant::WdlModel {
+        self.0.rules().wdl
+    }
     fn clock(&self) -> Color {
         self.0.chooser()
     }
@@ -507,6 +515,9 @@ impl Game for VariantGame {
     }
     fn move_text(&self, m: Move) -> String {
         move_to_string(&self.pos, m).to_string()
+    }
+    fn wdl_model(&self) -> crate::variant::WdlModel {
+        self.pos.rules().wdl
     }
     fn clock(&self) -> Color {
         self.pos.chooser()

@@ -130,19 +130,12 @@ impl Reporter for Silent {
     fn info(&self, _info: &SearchInfo) {}
 }
 
-/// Win/draw/loss estimate in per mille from a centipawn score (a logistic model).
-pub fn wdl(score: ReportedScore) -> (u32, u32, u32) {
+/// Win/draw/loss in per mille of a reported score under the variant's `model`.
+pub fn wdl(score: ReportedScore, model: crate::variant::WdlModel) -> (u32, u32, u32) {
     match score {
         ReportedScore::Mate(m) if m > 0 => (1000, 0, 0),
         ReportedScore::Mate(_) => (0, 0, 1000),
-        ReportedScore::Cp(cp) => {
-            let f = |x: f64| 1.0 / (1.0 + (-(x - 150.0) / 70.0).exp());
-            let w = f(cp as f64);
-            let l = f(-cp as f64);
-            let wi = (w * 1000.0).round() as u32;
-            let li = (l * 1000.0).round() as u32;
-            (wi, 1000u32.saturating_sub(wi + li), li)
-        }
+        ReportedScore::Cp(cp) => model.per_mille(cp),
     }
 }
 

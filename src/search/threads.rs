@@ -456,7 +456,7 @@ fn report_line<G: Game>(
         hashfull,
         pv,
         wdl: if options.show_wdl {
-            wdl(score)
+            wdl(score, root.wdl_model())
         } else {
             (0, 0, 0)
         },

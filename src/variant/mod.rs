@@ -7,11 +7,13 @@
 
 mod ini;
 mod registry;
+mod wdl;
 
 pub use ini::{parse_ini, IniError, IniFile};
 pub use registry::{
     compile, data_is_orthodox, generator_is_orthodox, Section, Setting, Settings, BUILTIN_INI,
 };
+pub use wdl::WdlModel;
 
 use crate::geometry::{Bitboard, BoardShape, Color};
 use crate::piece::{CompiledPiece, PieceType, MAX_PIECE_TYPES};
@@ -175,6 +177,8 @@ pub struct Rules {
     /// header names the variant it was made for): Chess960 plays with chess's. This section's
     /// own key, never inherited, like `nnueFile`.
     pub nnue_variant: Option<String>,
+    /// `wdlModel`: what a score means in this variant's games (fitted to its self-play).
+    pub wdl: WdlModel,
 }
 
 /// A net named in variants.ini: the name as written (which may be a net built into the

@@ -4,7 +4,7 @@
 //! an unknown key, a bad value or an inconsistent combination is an error with file and line.
 
 use super::ini::IniError;
-use super::{GameValue, NetFile, PieceDef, Rules};
+use super::{GameValue, NetFile, PieceDef, Rules, WdlModel};
 use crate::geometry::{Bitboard, BoardShape, Color, Square};
 use crate::piece::{parse_betza, CompiledPiece, PieceType, MAX_PIECE_TYPES};
 use std::collections::{BTreeMap, BTreeSet};
@@ -70,6 +70,7 @@ const PLAIN_KEYS: &[&str] = &[
     "kingCaptureCastlingChecks",
     "nnueFile",
     "nnueVariant",
+    "wdlModel",
 ];
 
 /// A key's value with where it was written.
@@ -483,6 +484,7 @@ pub fn compile(ctx: &Section, mechanic_keys: &[&str]) -> Result<Rules, IniError>
         castling_checks: true,
         nnue_file: None,
         nnue_variant: None,
+        wdl: WdlModel::DEFAULT,
     };
     pawn_rules(ctx, &mut rules)?;
     castling_rules(ctx, &mut rules)?;
@@ -498,6 +500,9 @@ pub fn compile(ctx: &Section, mechanic_keys: &[&str]) -> Result<Rules, IniError>
         .then(|| ctx.get("nnueVariant").map(|v| v.trim().to_string()))
         .flatten()
         .filter(|v| !v.is_empty());
+    if let Some(text) = ctx.get("wdlModel") {
+        rules.wdl = WdlModel::parse(text).map_err(|e| ctx.err("wdlModel", e))?;
+    }
     Ok(rules)
 }
 
@@ -1195,6 +1200,7 @@ fn orthodox_data(r: &Rules, any_castling: bool) -> bool {
         piece_value: _,
         nnue_file: _,
         nnue_variant: _,
+        wdl: _,
         orthodox: _,
         type_mask: _,
         chess960: _, // the spelling of castling only

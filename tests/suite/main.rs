@@ -8,6 +8,7 @@ mod common;
 mod driver;
 mod fp_model;
 
+mod analyse;
 mod bad_input;
 mod bench_signature;
 mod binary_fuzz;
