@@ -1103,3 +1103,27 @@ fn module_keys_are_refused_without_their_module() {
         "every listed key belongs to a selected module"
     );
 }
+
+#[test]
+fn a_bad_wdl_model_is_refused_with_its_line() {
+    expect(
+        "[mine:chess]\nwdlModel = 120\n",
+        2,
+        Some("wdlModel"),
+        "expected two numbers",
+    );
+    expect(
+        "[mine:chess]\n\nwdlModel = 100 0\n",
+        3,
+        Some("wdlModel"),
+        "B must be above 0",
+    );
+    // a good one is read, and a child inherits it
+    let mut set = builtin_variants();
+    set.load_str(FILE, "[mine:chess]\nwdlModel = 300 120\n[child:mine]\n")
+        .expect("loads");
+    for name in ["mine", "child"] {
+        let w = set.get(name).expect("loaded").wdl;
+        assert_eq!((w.a, w.b), (300.0, 120.0), "{name}");
+    }
+}

@@ -13,6 +13,14 @@ use std::sync::{Arc, Mutex};
 /// The built-in nets: the name variants.ini uses for each, and its bytes (`nets/` of the
 /// source tree; docs/strength.md gives each one's data and command lines).
 pub const BUILT_IN: &[(&str, &[u8])] = &[
+    (
+        "castlemania.nnue",
+        include_bytes!("../../../nets/castlemania.nnue"),
+    ),
+    (
+        "catalyst.nnue",
+        include_bytes!("../../../nets/catalyst.nnue"),
+    ),
     ("chess.nnue", include_bytes!("../../../nets/chess.nnue")),
     (
         "garrison.nnue",
