@@ -172,6 +172,11 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/games/{id}/engine", post(engine_move))
         .route("/api/games/{id}/analysis", post(analyse))
         .route("/api/games/{id}/stop", post(stop))
+        .route(
+            "/api/games/{id}/review",
+            get(show_review).post(start_review).delete(cancel_review),
+        )
+        .route("/api/games/{id}/review/pgn", get(review_pgn))
         .route("/api/games/{id}/events", get(game_events))
         .route("/api/watch", get(list_watched))
         .route("/api/watch/events", get(watch_events))
@@ -483,6 +488,85 @@ async fn engine_move(
 
 async fn analyse(State(app): State<Arc<App>>, Path(id): Path<String>) -> ApiResult {
     with_game(&app, &id, Game::start_analysis)
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ReviewRequest {
+    /// Milliseconds a position (default 300).
+    movetime: Option<u64>,
+}
+
+/// Slowest "Analyse game" the page may ask for, in ms a position.
+const MAX_REVIEW_MS: u64 = 60_000;
+
+async fn start_review(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+    body: Bytes,
+) -> Result<Response, ApiError> {
+    let req: ReviewRequest = parse_body(&body)?;
+    let movetime = req.movetime.unwrap_or(300);
+    if !(10..=MAX_REVIEW_MS).contains(&movetime) {
+        return Err(ApiError::bad(format!(
+            "movetime must be 10..{MAX_REVIEW_MS} ms a position, not {movetime}"
+        )));
+    }
+    let (_, game) = app.game(&id)?;
+    let config = app.config.clone();
+    // an engine allocates and clears its table: not on the async workers
+    let state = tokio::task::spawn_blocking(move || -> Result<Value, ApiError> {
+        let mut g = lock(&game)?;
+        g.start_review(&config, movetime)?;
+        Ok(g.review.as_ref().map_or(Value::Null, |r| r.json()))
+    })
+    .await
+    .map_err(|e| ApiError::internal(format!("the analysis did not start: {e}")))??;
+    Ok((StatusCode::ACCEPTED, Json(state)).into_response())
+}
+
+/// The game's review (`{"status": "none"}` before the first).
+fn review_json(app: &App, id: &str, cancel: bool) -> ApiResult {
+    let (_, game) = app.game(id)?;
+    let g = lock(&game)?;
+    let Some(r) = g.review.as_ref() else {
+        return Ok(Json(json!({"status": "none"})));
+    };
+    if cancel {
+        r.cancel();
+    }
+    Ok(Json(r.json()))
+}
+
+async fn show_review(State(app): State<Arc<App>>, Path(id): Path<String>) -> ApiResult {
+    review_json(&app, &id, false)
+}
+
+async fn cancel_review(State(app): State<Arc<App>>, Path(id): Path<String>) -> ApiResult {
+    review_json(&app, &id, true)
+}
+
+async fn review_pgn(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+) -> Result<Response, ApiError> {
+    let (_, game) = app.game(&id)?;
+    let text = {
+        let g = lock(&game)?;
+        let r = g
+            .review
+            .as_ref()
+            .ok_or_else(|| ApiError::not_found("the game has not been analysed"))?;
+        r.pgn()?
+    };
+    Ok((
+        [(
+            axum::http::header::CONTENT_TYPE,
+            "application/x-chess-pgn; charset=utf-8",
+        )],
+        text,
+    )
+        .into_response())
 }
 
 async fn stop(State(app): State<Arc<App>>, Path(id): Path<String>) -> ApiResult {

@@ -48,6 +48,8 @@ pub struct Game {
     /// The engine's move in progress returns a promotion whose piece the pawn's owner picks
     /// unplayed.
     pub hold_owner_pick: bool,
+    /// The last "Analyse game" of it, running or done.
+    pub review: Option<super::review::Review>,
 }
 
 /// A fresh engine set up as the server's configuration says.
@@ -114,6 +116,7 @@ impl Game {
             analysing: false,
             thinking: false,
             hold_owner_pick: false,
+            review: None,
         })
     }
 
@@ -141,6 +144,7 @@ impl Game {
             analysing: false,
             thinking: false,
             hold_owner_pick: false,
+            review: None,
         })
     }
 
@@ -305,8 +309,43 @@ impl Game {
         }
     }
 
+    /// Starts analysing the whole game as it stands (one review at a time).
+    pub fn start_review(&mut self, config: &ServeConfig, movetime: u64) -> Result<(), Refusal> {
+        if self.review.as_ref().is_some_and(|r| r.running()) {
+            return Err(Refusal::Conflict(
+                "the game is being analysed; cancel that first".into(),
+            ));
+        }
+        let result = self
+            .engine
+            .result()
+            .map_or_else(|| "*".to_string(), |(score, _)| score);
+        let record = crate::analysis::record::GameRecord {
+            number: 1,
+            line: 1,
+            variant: self.variant.clone(),
+            start_fen: self.start_fen.clone(),
+            moves: self.history.clone(),
+            tags: vec![
+                ("Event".into(), "Chimera web board".into()),
+                ("Date".into(), crate::engine::pgn::today()),
+            ],
+            result,
+        };
+        self.review = Some(super::review::Review::start(
+            config,
+            record,
+            movetime,
+            self.events.clone(),
+        )?);
+        Ok(())
+    }
+
     /// Ends every search of the game (the game is being closed).
     pub fn close(&mut self) {
+        if let Some(r) = &self.review {
+            r.cancel();
+        }
         self.analysing = false;
         self.engine.stop();
         self.engine.wait();

@@ -11,6 +11,7 @@ mod api;
 mod assets;
 mod events;
 mod games;
+mod review;
 mod watch;
 
 pub use watch::{Watch, WatchedGame};

@@ -242,9 +242,76 @@ def analysis(b):
     check(all(len(l) == 4 and l[3] for l in lines), f"analysis: each line has a PV ({lines[0]})")
     depths = [int(l[0]) for l in lines]
     check(depths == sorted(depths, reverse=True), "analysis: deepest line first")
+    b.wait(lambda: b.d.find_elements(By.CSS_SELECTOR, "#board polyline.arrow.live"),
+           "the analysis's best move is drawn as an arrow")
     b.shot("analysis")
     b.d.find_element(By.ID, "stop").click()
     b.wait(lambda: b.js("return page.state.analysing") is False, "the analysis stops")
+
+
+def review(b):
+    """"Analyse game": a pasted game analysed in the background while the board stays usable;
+    the graph (a point a position, the blunder coloured), the move list's marks, the better
+    move as an arrow where the blunder was played, a click on the graph jumping to its move,
+    and the annotated PGN exported."""
+    b.open("chess")
+    box = b.d.find_element(By.ID, "pgn-text")
+    box.clear()
+    box.send_keys('[Event "x"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0')
+    b.d.find_element(By.ID, "pgn-load").click()
+    b.wait(lambda: b.plies() == 7, "the pasted game opens")
+    b.d.find_element(By.ID, "review-time").clear()
+    b.d.find_element(By.ID, "review-time").send_keys("60")
+    b.d.find_element(By.ID, "review-start").click()
+    # the board stays usable meanwhile: navigation works
+    b.d.find_element(By.ID, "nav-first").click()
+    b.wait(lambda: b.js("return page.state.ply") == 0, "navigation during the analysis")
+    b.wait(lambda: b.js("return page.review && page.review.status") == "done",
+           "the game is analysed", 60)
+    dots = b.d.find_elements(By.CSS_SELECTOR, "#graph circle")
+    check(len(dots) == 8, f"review: a point a position in the graph ({len(dots)})")
+    check(len(b.d.find_elements(By.CSS_SELECTOR, "#graph circle.blunder")) >= 1,
+          "review: the blunder is coloured in the graph")
+    marked = b.js("return [...document.querySelectorAll('#history .ply.blunder')].map(e => e.textContent)")
+    check("Nf6??" in marked, f"review: the move list marks 3... Nf6?? ({marked})")
+    summary = b.d.find_element(By.ID, "review-summary").text
+    check("White" in summary and "Black" in summary and "accuracy" in summary,
+          f"review: accuracy per player ({summary})")
+    # a click on the point after 3... Nf6 jumps there; one back, the better move is an arrow
+    b.d.find_element(By.CSS_SELECTOR, '#graph circle[data-ply="6"]').click()
+    b.wait(lambda: b.js("return page.state.ply") == 6, "the graph's click jumps to ply 6")
+    b.d.find_element(By.ID, "nav-back").click()
+    b.wait(lambda: b.d.find_elements(By.CSS_SELECTOR, "#board polyline.arrow.best"),
+           "the better move is drawn")
+    best = b.d.find_element(By.CSS_SELECTOR, "#board polyline.arrow.best").get_attribute("data-move")
+    check(best and best != "g8f6", f"review: the arrow shows another move than Nf6 ({best})")
+    check("blunder" in b.d.find_element(By.ID, "review-note").text,
+          "review: the note says what was better")
+    b.shot("review")
+    href = b.d.find_element(By.ID, "review-pgn").get_attribute("href")
+    text = b.js("return fetch(arguments[0]).then(r => r.text())", href)
+    check("[%eval" in text and "$4" in text and "BlackBlunders" in text,
+          "review: the annotated PGN is exported")
+
+
+def review_three(b):
+    """Foreign Policy's game analysis: a curve for each player."""
+    b.open("foreignpolicy")
+    for mv in ["b1a3", "b8a6", "h3f1"]:
+        box = b.d.find_element(By.ID, "move-text")
+        box.clear()
+        box.send_keys(mv)
+        before = b.plies()
+        b.d.find_element(By.ID, "move-send").click()
+        b.wait(lambda: b.plies() == before + 1, f"typed {mv} is played")
+    b.d.find_element(By.ID, "review-time").clear()
+    b.d.find_element(By.ID, "review-time").send_keys("40")
+    b.d.find_element(By.ID, "review-start").click()
+    b.wait(lambda: b.js("return page.review && page.review.status") == "done",
+           "the game is analysed", 60)
+    curves = b.js("return [...document.querySelectorAll('#graph polyline.curve')].map(c => c.dataset.player)")
+    check(curves == ["South", "North", "Peacekeeper"], f"review: three curves ({curves})")
+    b.shot("review-foreignpolicy")
 
 
 def detente(b):
@@ -379,7 +446,7 @@ def main():
     driver = browser()
     try:
         b = Board(driver, url)
-        for scenario in [chess, pgn, result, analysis, detente, owner_promotion, eviction, emissary,
+        for scenario in [chess, pgn, result, analysis, review, review_three, detente, owner_promotion, eviction, emissary,
                          espionage, foreign_policy, watch]:
             scenario(b)
         # the match's board went away with the match: its closed stream and its list, polled

@@ -781,3 +781,108 @@ fn closed_games_give_their_memory_back() {
         "{after} MB with no game open, {start} MB at the start (peak {open_peak} MB)"
     );
 }
+
+/// Polls a game's review until it is no longer running.
+fn finished_review(server: &Server, id: &Value) -> Value {
+    for _ in 0..600 {
+        let (code, r) = json_of(server, "GET", &format!("/api/games/{id}/review"), None);
+        assert_eq!(code, 200, "{r}");
+        if r["status"] != "running" {
+            return r;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    panic!("the review did not finish");
+}
+
+#[test]
+fn a_whole_game_is_analysed_in_the_background() {
+    let server = server();
+    let (code, g) = json_of(
+        &server,
+        "POST",
+        "/api/games",
+        Some(json!({"pgn": "1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0"})),
+    );
+    assert_eq!(code, 201, "{g}");
+    let id = &g["id"];
+    let path = format!("/api/games/{id}/review");
+    // nothing yet, and nothing to export
+    let (code, r) = json_of(&server, "GET", &path, None);
+    assert_eq!((code, r["status"].as_str()), (200, Some("none")), "{r}");
+    let (code, _) = request(&server, "GET", &format!("{path}/pgn"), None);
+    assert_eq!(code, 404);
+    // bad limits are refused
+    for bad in [
+        json!({"movetime": 5}),
+        json!({"movetime": 100_000}),
+        json!({"depth": 3}),
+    ] {
+        let (code, r) = json_of(&server, "POST", &path, Some(bad.clone()));
+        assert_eq!(code, 400, "{bad}: {r}");
+    }
+    let (code, r) = json_of(&server, "POST", &path, Some(json!({"movetime": 40})));
+    assert_eq!((code, r["total"].as_u64()), (202, Some(8)), "{r}");
+    // the board stays usable while it runs
+    let (code, _) = json_of(&server, "GET", &format!("/api/games/{id}?ply=2"), None);
+    assert_eq!(code, 200);
+    let r = finished_review(&server, id);
+    assert_eq!(r["status"], "done", "{r}");
+    let a = &r["analysis"];
+    assert_eq!(a["positions"].as_array().map(Vec::len), Some(8), "{a}");
+    assert_eq!(a["moves"][5]["text"], "Nf6");
+    assert_eq!(a["moves"][5]["mark"], "blunder", "{a}");
+    assert_eq!(a["moves"][5]["mover"], 1);
+    assert_ne!(a["positions"][5]["best"], "g8f6", "{a}");
+    assert_eq!(a["positions"][7]["over"], "checkmate", "{a}");
+    assert_eq!(a["summaries"][1]["blunders"], 1);
+    let (code, pgn) = request(&server, "GET", &format!("{path}/pgn"), None);
+    assert_eq!(code, 200);
+    assert!(
+        pgn.contains("3... Nf6 $4") && pgn.contains("[%eval"),
+        "{pgn}"
+    );
+    // a second review replaces the first; one runs at a time
+    let (code, _) = json_of(&server, "POST", &path, Some(json!({"movetime": 2000})));
+    assert_eq!(code, 202);
+    let (code, r) = json_of(&server, "POST", &path, Some(json!({"movetime": 40})));
+    assert_eq!(code, 409, "{r}");
+    let (code, _) = request(&server, "GET", &format!("{path}/pgn"), None);
+    assert_eq!(code, 409);
+    let (code, _) = json_of(&server, "DELETE", &path, None);
+    assert_eq!(code, 200);
+    assert_eq!(finished_review(&server, id)["status"], "cancelled");
+    let (code, _) = json_of(&server, "GET", "/api/games/999/review", None);
+    assert_eq!(code, 404);
+}
+
+#[test]
+fn a_foreign_policy_game_is_analysed_for_three_players() {
+    let server = server();
+    let g = new_game(&server, "foreignpolicy");
+    let id = &g["id"];
+    for mv in ["b1a3", "b8a6", "h3f1"] {
+        assert_eq!(play(&server, id, mv).0, 200, "{mv}");
+    }
+    let path = format!("/api/games/{id}/review");
+    let (code, _) = json_of(&server, "POST", &path, Some(json!({"movetime": 30})));
+    assert_eq!(code, 202);
+    let r = finished_review(&server, id);
+    let a = &r["analysis"];
+    assert_eq!(
+        a["players"],
+        json!(["South", "North", "Peacekeeper"]),
+        "{r}"
+    );
+    for p in a["positions"].as_array().expect("positions") {
+        let sum: f64 = p["expected"]
+            .as_array()
+            .expect("shares")
+            .iter()
+            .filter_map(Value::as_f64)
+            .sum();
+        assert!((sum - 1.0).abs() < 0.01, "{p}");
+        assert_eq!(p["utilities"].as_array().map(Vec::len), Some(3), "{p}");
+    }
+    assert_eq!(a["moves"][2]["mover"], 2);
+}

@@ -17,7 +17,13 @@ const page = {
   humanMovedAt: null, // performance.now() of the last move made on the board
   ownerChoice: null, // promotionChooser = owner: the promotions the pawn's owner picks among
   analysis: new Map(), // depth -> last line
+  lines: new Map(), // MultiPV index -> last line of the live analysis
+  review: null, // the last "Analyse game" of the open game (GET /api/games/ID/review)
 };
+
+// colours of the players' curves in the graph (White's expected score alone in two-player
+// games; each of Foreign Policy's three)
+const CURVES = ["#333", "#a33", "#36a"];
 
 const $ = (id) => document.getElementById(id);
 
@@ -214,12 +220,15 @@ function openGame(state) {
   page.clicks = [];
   page.viewPly = null;
   page.analysis.clear();
+  page.lines.clear();
+  page.review = null;
   page.engineSeats = new Set([...page.engineSeats].filter((p) => p < state.players.length));
   location.hash = `game=${state.id}`;
   $("variant").value = state.variant;
   listen(`/api/games/${state.id}/events`, onGameEvent);
   show(state);
   maybeEngineMove();
+  loadReview();
 }
 
 async function refresh() {
@@ -252,9 +261,15 @@ function listen(url, handler) {
 function onGameEvent(ev) {
   if (ev.kind === "info") {
     page.analysis.set(ev.depth, ev);
+    page.lines.set(ev.multipv || 1, ev);
     drawAnalysis();
+    if (page.state) drawBoard(page.state);
+  } else if (ev.kind === "review") {
+    drawReviewStatus(ev);
+    if (ev.status !== "running") loadReview();
   } else if (ev.kind === "position") {
     page.analysis.clear();
+    page.lines.clear();
     if (page.engineBusy) return;
     if (page.state && ev.plies !== page.state.plies) refresh();
   }
@@ -312,6 +327,9 @@ function draw() {
   $("game-label").textContent =
     page.gameId !== null ? `game ${page.gameId}: ${s.variant}` : `match game ${s.number}: ${s.variant}`;
   drawAnalysis();
+  drawGraph(s);
+  drawReviewSummary(reviewed(s));
+  drawReviewNote(s, reviewed(s));
 }
 
 function drawBoard(s) {
@@ -339,6 +357,206 @@ function drawBoard(s) {
     svg.appendChild(g);
   }
   drawCoordinates(svg, s);
+  drawArrows(svg, s);
+}
+
+// --- arrows -----------------------------------------------------------------------------
+
+/// An arrow through the squares of `move` (each leg; a drop points at its square).
+function arrow(svg, move, cls) {
+  const squares = tokens(move).filter((t) => !t.startsWith("@"));
+  if (squares.length === 0) return;
+  const points = squares.map((sq) => squareXY(sq).map((v) => v + SQUARE / 2));
+  if (points.length === 1) points.unshift([points[0][0], points[0][1] + SQUARE / 3]);
+  const line = document.createElementNS(SVG_NS, "polyline");
+  line.setAttribute("points", points.map((p) => p.join(",")).join(" "));
+  line.setAttribute("class", `arrow ${cls}`);
+  line.setAttribute("marker-end", `url(#head-${cls.split(" ")[0]})`);
+  line.dataset.move = move;
+  svg.appendChild(line);
+}
+
+function arrowHeads(svg) {
+  const defs = document.createElementNS(SVG_NS, "defs");
+  for (const [name, colour] of [["best", "#1f8f3f"], ["live", "#2060c0"]]) {
+    const m = document.createElementNS(SVG_NS, "marker");
+    m.setAttribute("id", `head-${name}`);
+    m.setAttribute("viewBox", "0 0 10 10");
+    m.setAttribute("refX", "5");
+    m.setAttribute("refY", "5");
+    m.setAttribute("markerWidth", "3");
+    m.setAttribute("markerHeight", "3");
+    m.setAttribute("orient", "auto");
+    const path = document.createElementNS(SVG_NS, "path");
+    path.setAttribute("d", "M 0 0 L 10 5 L 0 10 z");
+    path.setAttribute("fill", colour);
+    m.appendChild(path);
+    defs.appendChild(m);
+  }
+  svg.appendChild(defs);
+}
+
+/// The live analysis's lines (MultiPV) at the current position, and at a position of the
+/// reviewed game where the move played was marked, the better move.
+function drawArrows(svg, s) {
+  arrowHeads(svg);
+  if (isCurrent() && s.analysing) {
+    for (const [k, l] of page.lines) if (l.pv.length) arrow(svg, l.pv[0], k === 1 ? "live" : "live other");
+  }
+  const a = reviewed(s);
+  if (a && s.ply < a.moves.length && a.moves[s.ply].mark && a.positions[s.ply].best) {
+    arrow(svg, a.positions[s.ply].best, "best");
+  }
+}
+
+// --- game analysis ----------------------------------------------------------------------
+
+/// The review's analysis if it is of this game's moves (the game may have gone on since).
+function reviewed(s) {
+  const r = page.review;
+  if (!r || !r.analysis || page.gameId === null) return null;
+  return r.plies <= s.history.length ? r.analysis : null;
+}
+
+async function startReview() {
+  if (page.gameId === null) return;
+  try {
+    const movetime = parseInt($("review-time").value, 10) || 300;
+    page.review = await api("POST", `/api/games/${page.gameId}/review`, { movetime });
+    drawReviewStatus(page.review);
+    draw();
+  } catch (e) {
+    say(e.message);
+  }
+}
+
+async function cancelReview() {
+  if (page.gameId === null) return;
+  try {
+    page.review = await api("DELETE", `/api/games/${page.gameId}/review`);
+  } catch (e) {
+    say(e.message);
+  }
+}
+
+async function loadReview() {
+  if (page.gameId === null) return;
+  const id = page.gameId;
+  try {
+    const r = await api("GET", `/api/games/${id}/review`);
+    if (id !== page.gameId) return;
+    page.review = r;
+    drawReviewStatus(r);
+  } catch (e) {
+    page.review = null;
+    drawReviewStatus(null);
+    say(e.message);
+  }
+  draw();
+}
+
+function drawReviewStatus(r) {
+  const status = $("review-status");
+  if (!r || r.status === "none") {
+    status.textContent = "";
+  } else if (r.status === "running") {
+    const pct = r.total ? Math.round((100 * r.done) / r.total) : 0;
+    status.textContent = `Analysing: position ${r.done} of ${r.total} (${pct} %)`;
+  } else if (r.status === "done") {
+    status.textContent = `Analysed ${r.plies} moves at ${r.movetime} ms a position`;
+  } else {
+    status.textContent = `Analysis ${r.status}${r.error ? ": " + r.error : ""}`;
+  }
+  const link = $("review-pgn");
+  link.hidden = !(r && r.status === "done");
+  if (page.gameId !== null) link.href = `/api/games/${page.gameId}/review/pgn`;
+}
+
+/// Per player: accuracy and marks.
+function drawReviewSummary(a) {
+  const table = $("review-summary");
+  table.innerHTML = "";
+  if (!a) return;
+  for (const p of a.summaries) {
+    const tr = document.createElement("tr");
+    const acc = p.accuracy === null ? "-" : `${p.accuracy.toFixed(1)} %`;
+    for (const [text, cls] of [[p.player, ""], [`accuracy ${acc}`, ""], [`${p.inaccuracies} ?!`, "inaccuracy"], [`${p.mistakes} ?`, "mistake"], [`${p.blunders} ??`, "blunder"]]) {
+      const td = document.createElement("td");
+      td.textContent = text;
+      if (cls) td.className = cls;
+      tr.appendChild(td);
+    }
+    table.appendChild(tr);
+  }
+}
+
+/// What was better at the shown position, if the move played there was marked.
+function drawReviewNote(s, a) {
+  const note = $("review-note");
+  note.textContent = "";
+  if (!a || s.ply >= a.moves.length) return;
+  const m = a.moves[s.ply];
+  const pos = a.positions[s.ply];
+  if (!m.mark || !pos.line) return;
+  const before = pos.expected[m.mover];
+  note.textContent = `${m.text}${m.symbol} ${m.mark}: expected ${before.toFixed(2)} -> ${Math.max(0, before - m.loss).toFixed(2)}; better ${pos.line.join(" ")}`;
+}
+
+/// The evaluation graph: each position's expected score (White's, or each Foreign Policy
+/// player's), marked moves as coloured dots; a click jumps to that position.
+function drawGraph(s) {
+  const svg = $("graph");
+  svg.innerHTML = "";
+  const a = reviewed(s);
+  svg.style.display = a ? "" : "none";
+  if (!a) return;
+  const W = 500, H = 100;
+  svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
+  svg.setAttribute("preserveAspectRatio", "none");
+  const n = Math.max(1, a.positions.length - 1);
+  const x = (i) => (i * W) / n;
+  const y = (e) => (1 - e) * H;
+  const curves = a.players.length === 2 ? [0] : a.players.map((_, i) => i);
+  if (curves.length === 1) {
+    const area = document.createElementNS(SVG_NS, "polygon");
+    const pts = a.positions.map((p, i) => `${x(i)},${y(p.expected[0])}`);
+    area.setAttribute("points", [`0,${H}`, ...pts, `${x(n)},${H}`].join(" "));
+    area.setAttribute("class", "area");
+    svg.appendChild(area);
+  }
+  const mid = document.createElementNS(SVG_NS, "line");
+  const level = y(1 / a.players.length);
+  for (const [k, v] of [["x1", 0], ["y1", level], ["x2", W], ["y2", level]]) mid.setAttribute(k, v);
+  mid.setAttribute("class", "mid");
+  svg.appendChild(mid);
+  for (const c of curves) {
+    const line = document.createElementNS(SVG_NS, "polyline");
+    line.setAttribute("points", a.positions.map((p, i) => `${x(i)},${y(p.expected[c])}`).join(" "));
+    line.setAttribute("class", "curve");
+    line.setAttribute("stroke", CURVES[c]);
+    line.dataset.player = a.players[c];
+    svg.appendChild(line);
+  }
+  const now = document.createElementNS(SVG_NS, "line");
+  for (const [k, v] of [["x1", x(s.ply)], ["y1", 0], ["x2", x(s.ply)], ["y2", H]]) now.setAttribute(k, v);
+  now.setAttribute("class", "now");
+  svg.appendChild(now);
+  a.positions.forEach((p, i) => {
+    const mark = i > 0 ? a.moves[i - 1].mark : null;
+    const dot = document.createElementNS(SVG_NS, "circle");
+    const c = curves.length === 1 ? 0 : a.moves[i - 1] ? a.moves[i - 1].mover : 0;
+    dot.setAttribute("cx", x(i));
+    dot.setAttribute("cy", y(p.expected[c]));
+    dot.setAttribute("r", mark ? 3.5 : 2.5);
+    dot.setAttribute("class", mark || "plain");
+    dot.dataset.ply = i;
+    const who = i > 0 ? `${a.moves[i - 1].text} by ${a.players[a.moves[i - 1].mover]}` : "start";
+    const title = document.createElementNS(SVG_NS, "title");
+    title.textContent = `${i}: ${who}, ${p.eval_text ?? p.expected.map((e) => e.toFixed(2)).join(" / ")}`;
+    dot.appendChild(title);
+    dot.addEventListener("click", () => goToPly(i));
+    svg.appendChild(dot);
+  });
 }
 
 function overlay(svg, sq, cls, dot) {
@@ -539,6 +757,13 @@ function drawHistory(s) {
     ply.className = "ply";
     ply.textContent = m;
     ply.title = s.history[i];
+    const judged = reviewed(s);
+    const mark = judged && i < judged.moves.length ? judged.moves[i] : null;
+    if (mark && mark.mark) {
+      ply.classList.add(mark.mark);
+      ply.textContent = m + mark.symbol;
+      ply.title += ` (${mark.mark}, by ${judged.players[mark.mover]})`;
+    }
     if (i + 1 === s.ply) ply.classList.add("shown");
     ply.addEventListener("click", () => goToPly(i + 1));
     row.appendChild(ply);
@@ -635,6 +860,8 @@ async function init() {
   $("pgn-load").addEventListener("click", loadPgn);
   $("analyse").addEventListener("click", () => command("analysis"));
   $("stop").addEventListener("click", () => command("stop"));
+  $("review-start").addEventListener("click", startReview);
+  $("review-cancel").addEventListener("click", cancelReview);
   loadWatchList();
   const hash = new URLSearchParams(location.hash.slice(1));
   if (hash.has("watch")) {
@@ -682,7 +909,10 @@ async function setPosition() {
 async function command(what) {
   if (page.gameId === null) return;
   try {
-    if (what === "analysis") page.analysis.clear();
+    if (what === "analysis") {
+      page.analysis.clear();
+      page.lines.clear();
+    }
     show(await api("POST", `/api/games/${page.gameId}/${what}`));
   } catch (e) {
     say(e.message);
