@@ -329,6 +329,15 @@ def detente(b):
           "007detente: the three plies of White's turn are on the board")
     check(b.status()[0] == 1, "007detente: Black's turn follows")
     b.shot("007detente")
+    # the game analysis: a point a ply, each coloured by who chose it (White chose a6)
+    b.d.find_element(By.ID, "review-time").clear()
+    b.d.find_element(By.ID, "review-time").send_keys("40")
+    b.d.find_element(By.ID, "review-start").click()
+    b.wait(lambda: b.js("return page.review && page.review.status") == "done",
+           "the 007detente game is analysed", 60)
+    kinds = b.js("return [...document.querySelectorAll('#graph circle')].map(c => c.getAttribute('class'))")
+    check(len(kinds) == 4 and all(k in ("by-0", "inaccuracy", "mistake", "blunder") for k in kinds[1:]),
+          f"007detente: every ply of White's turn is White's choice in the graph ({kinds})")
 
 
 def owner_promotion(b):

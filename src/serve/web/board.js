@@ -548,7 +548,10 @@ function drawGraph(s) {
     dot.setAttribute("cx", x(i));
     dot.setAttribute("cy", y(p.expected[c]));
     dot.setAttribute("r", mark ? 3.5 : 2.5);
-    dot.setAttribute("class", mark || "plain");
+    // an unmarked point shows whose choice the move was (in the 007 family not always the
+    // colour that moved): a light point for White's, a dark one for Black's
+    const chooser = i > 0 ? a.moves[i - 1].mover : null;
+    dot.setAttribute("class", mark || (chooser === null ? "plain" : `by-${chooser}`));
     dot.dataset.ply = i;
     const who = i > 0 ? `${a.moves[i - 1].text} by ${a.players[a.moves[i - 1].mover]}` : "start";
     const title = document.createElementNS(SVG_NS, "title");
