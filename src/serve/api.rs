@@ -250,6 +250,7 @@ fn game_json(app: &App, id: u64, g: &Game, ply: Option<usize>) -> ApiResult {
         state["owner_picks"] = json!(g.owner_picks());
     }
     state["analysing"] = json!(g.analysing);
+    state["analysis_lines"] = json!(g.analysis_lines);
     state["thinking"] = json!(g.thinking);
     Ok(Json(state))
 }
@@ -486,8 +487,16 @@ async fn engine_move(
     Ok(Json(state))
 }
 
-async fn analyse(State(app): State<Arc<App>>, Path(id): Path<String>) -> ApiResult {
-    with_game(&app, &id, Game::start_analysis)
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct AnalysisRequest {
+    /// Lines to show (MultiPV), 1..8.
+    lines: Option<usize>,
+}
+
+async fn analyse(State(app): State<Arc<App>>, Path(id): Path<String>, body: Bytes) -> ApiResult {
+    let req: AnalysisRequest = parse_body(&body)?;
+    with_game(&app, &id, |g| g.start_analysis(req.lines))
 }
 
 #[derive(Deserialize)]

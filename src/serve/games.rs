@@ -11,6 +11,9 @@ use crate::engine::{Engine, SearchDone, SearchLimits};
 use std::sync::Arc;
 use tokio::sync::{broadcast, oneshot};
 
+/// Most lines the board's analysis shows.
+pub const MAX_ANALYSIS_LINES: usize = 8;
+
 /// Why a request about a game was refused, with the HTTP status it maps to.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Refusal {
@@ -50,6 +53,8 @@ pub struct Game {
     pub hold_owner_pick: bool,
     /// The last "Analyse game" of it, running or done.
     pub review: Option<super::review::Review>,
+    /// Lines the analysis shows (MultiPV; the engine's own moves search one).
+    pub analysis_lines: usize,
 }
 
 /// A fresh engine set up as the server's configuration says.
@@ -117,6 +122,7 @@ impl Game {
             thinking: false,
             hold_owner_pick: false,
             review: None,
+            analysis_lines: 1,
         })
     }
 
@@ -145,6 +151,7 @@ impl Game {
             thinking: false,
             hold_owner_pick: false,
             review: None,
+            analysis_lines: 1,
         })
     }
 
@@ -237,6 +244,7 @@ impl Game {
         // asked with searchmoves, the engine is the owner answering: its pick is played
         self.hold_owner_pick = hold_owner_pick && searchmoves.is_empty();
         self.pause_analysis();
+        let _ = self.engine.set_multipv(1);
         let (tx, rx) = oneshot::channel();
         let reporter = Arc::new(EventReporter::new(self.events.clone()));
         let started = self.engine.go(
@@ -289,9 +297,22 @@ impl Game {
         self.engine.owner_picks()
     }
 
-    /// Starts analysing the current position until stopped.
-    pub fn start_analysis(&mut self) -> Result<(), Refusal> {
+    /// Starts analysing the current position until stopped, showing `lines` lines (MultiPV;
+    /// `None` keeps the number it had). A running analysis restarts with the new number.
+    pub fn start_analysis(&mut self, lines: Option<usize>) -> Result<(), Refusal> {
         self.not_thinking()?;
+        if let Some(n) = lines {
+            if !(1..=MAX_ANALYSIS_LINES).contains(&n) {
+                return Err(Refusal::Bad(format!(
+                    "lines must be 1..{MAX_ANALYSIS_LINES}, not {n}"
+                )));
+            }
+            if n != self.analysis_lines {
+                self.pause_analysis();
+                self.analysis_lines = n;
+                self.resume_analysis();
+            }
+        }
         if !self.analysing {
             self.analysing = true;
             self.resume_analysis();
@@ -398,6 +419,7 @@ impl Game {
             infinite: true,
             ..Default::default()
         };
+        let _ = self.engine.set_multipv(self.analysis_lines);
         let reporter = Arc::new(EventReporter::new(self.events.clone()));
         let tx = self.events.clone();
         let started = self.engine.go(

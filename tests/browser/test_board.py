@@ -239,12 +239,21 @@ def analysis(b):
            "four depths of analysis stream in")
     lines = b.js("""return [...document.querySelectorAll('#analysis tbody tr')]
                       .map(r => [...r.cells].map(c => c.textContent));""")
-    check(all(len(l) == 4 and l[3] for l in lines), f"analysis: each line has a PV ({lines[0]})")
+    check(all(len(l) == 5 and l[4] for l in lines), f"analysis: each line has a PV ({lines[0]})")
     depths = [int(l[0]) for l in lines]
     check(depths == sorted(depths, reverse=True), "analysis: deepest line first")
     b.wait(lambda: b.d.find_elements(By.CSS_SELECTOR, "#board polyline.arrow.live"),
            "the analysis's best move is drawn as an arrow")
     b.shot("analysis")
+    # three lines (MultiPV): three arrows, three different first moves
+    b.d.find_element(By.ID, "lines").clear()
+    b.d.find_element(By.ID, "lines").send_keys("3")
+    b.d.find_element(By.ID, "analyse").click()
+    b.wait(lambda: len(b.d.find_elements(By.CSS_SELECTOR, "#board polyline.arrow.live")) == 3,
+           "three lines drawn as three arrows")
+    firsts = b.js("return [...document.querySelectorAll('#board polyline.arrow.live')].map(a => a.dataset.move)")
+    check(len(set(firsts)) == 3, f"analysis: three different moves ({firsts})")
+    b.shot("analysis-lines")
     b.d.find_element(By.ID, "stop").click()
     b.wait(lambda: b.js("return page.state.analysing") is False, "the analysis stops")
 

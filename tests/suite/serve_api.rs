@@ -886,3 +886,34 @@ fn a_foreign_policy_game_is_analysed_for_three_players() {
     }
     assert_eq!(a["moves"][2]["mover"], 2);
 }
+
+#[test]
+fn the_analysis_shows_as_many_lines_as_asked() {
+    let server = server();
+    let g = new_game(&server, "chess");
+    let id = &g["id"];
+    let path = format!("/api/games/{id}/analysis");
+    for bad in [
+        json!({"lines": 0}),
+        json!({"lines": 9}),
+        json!({"depth": 3}),
+    ] {
+        let (code, r) = json_of(&server, "POST", &path, Some(bad.clone()));
+        assert_eq!(code, 400, "{bad}: {r}");
+    }
+    let (code, s) = json_of(&server, "POST", &path, Some(json!({"lines": 3})));
+    assert_eq!((code, s["analysis_lines"].as_u64()), (200, Some(3)), "{s}");
+    assert_eq!(s["analysing"], true);
+    let (code, _) = json_of(&server, "POST", &format!("/api/games/{id}/stop"), None);
+    assert_eq!(code, 200);
+    // the engine's own move still searches one line and plays
+    let (code, s) = json_of(
+        &server,
+        "POST",
+        &format!("/api/games/{id}/engine"),
+        Some(json!({"depth": 4})),
+    );
+    assert_eq!(code, 200, "{s}");
+    assert_eq!(s["plies"], 1);
+    assert_eq!(s["analysis_lines"], 3);
+}

@@ -260,7 +260,7 @@ function listen(url, handler) {
 
 function onGameEvent(ev) {
   if (ev.kind === "info") {
-    page.analysis.set(ev.depth, ev);
+    page.analysis.set(ev.depth * 1000 + (ev.multipv || 1), ev);
     page.lines.set(ev.multipv || 1, ev);
     drawAnalysis();
     if (page.state) drawBoard(page.state);
@@ -776,11 +776,13 @@ function drawHistory(s) {
 function drawAnalysis() {
   const body = $("analysis").querySelector("tbody");
   body.innerHTML = "";
-  const lines = [...page.analysis.values()].sort((a, b) => b.depth - a.depth).slice(0, 12);
+  const lines = [...page.analysis.values()]
+    .sort((a, b) => b.depth - a.depth || (a.multipv || 1) - (b.multipv || 1))
+    .slice(0, 12);
   for (const l of lines) {
     const tr = document.createElement("tr");
     const score = "mate" in l.score ? `#${l.score.mate}` : (l.score.cp / 100).toFixed(2);
-    for (const cell of [l.depth, score, l.nodes, l.pv.join(" ")]) {
+    for (const cell of [l.depth, l.multipv || 1, score, l.nodes, l.pv.join(" ")]) {
       const td = document.createElement("td");
       td.textContent = cell;
       tr.appendChild(td);
@@ -912,11 +914,13 @@ async function setPosition() {
 async function command(what) {
   if (page.gameId === null) return;
   try {
+    let body;
     if (what === "analysis") {
       page.analysis.clear();
       page.lines.clear();
+      body = { lines: Math.max(1, Math.min(8, parseInt($("lines").value, 10) || 1)) };
     }
-    show(await api("POST", `/api/games/${page.gameId}/${what}`));
+    show(await api("POST", `/api/games/${page.gameId}/${what}`, body));
   } catch (e) {
     say(e.message);
   }
