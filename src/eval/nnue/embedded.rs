@@ -22,6 +22,7 @@ pub const BUILT_IN: &[(&str, &[u8])] = &[
         include_bytes!("../../../nets/catalyst.nnue"),
     ),
     ("chess.nnue", include_bytes!("../../../nets/chess.nnue")),
+    ("crater.nnue", include_bytes!("../../../nets/crater.nnue")),
     (
         "garrison.nnue",
         include_bytes!("../../../nets/garrison.nnue"),
