@@ -53,6 +53,7 @@ pub fn search_line(info: &SearchInfo) -> Value {
         "nps": info.nps,
         "time_ms": info.time_ms,
         "pv": info.pv,
+        "wdl": [info.wdl.0, info.wdl.1, info.wdl.2],
     })
 }
 

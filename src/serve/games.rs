@@ -69,6 +69,8 @@ pub fn new_engine(config: &ServeConfig) -> Result<Engine, Refusal> {
         .set_hash(config.hash_mb)
         .and_then(|_| engine.set_threads(config.threads))
         .map_err(|e| Refusal::Bad(e.to_string()))?;
+    // the page shows win/draw/loss beside each score (the variant's wdlModel)
+    engine.options.show_wdl = true;
     Ok(engine)
 }
 

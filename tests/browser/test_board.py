@@ -239,7 +239,9 @@ def analysis(b):
            "four depths of analysis stream in")
     lines = b.js("""return [...document.querySelectorAll('#analysis tbody tr')]
                       .map(r => [...r.cells].map(c => c.textContent));""")
-    check(all(len(l) == 5 and l[4] for l in lines), f"analysis: each line has a PV ({lines[0]})")
+    check(all(len(l) == 6 and l[5] for l in lines), f"analysis: each line has a PV ({lines[0]})")
+    wdl = [int(x) for x in lines[0][3].split("/")]
+    check(len(wdl) == 3 and 99 <= sum(wdl) <= 101, f"analysis: win/draw/loss in per cent ({lines[0][3]})")
     depths = [int(l[0]) for l in lines]
     check(depths == sorted(depths, reverse=True), "analysis: deepest line first")
     b.wait(lambda: b.d.find_elements(By.CSS_SELECTOR, "#board polyline.arrow.live"),

@@ -512,6 +512,14 @@ fn analysis_streams_lines_until_stopped() {
             let ev: Value = serde_json::from_str(data.trim()).expect("JSON event");
             if ev["kind"] == "info" {
                 assert!(!ev["pv"].as_array().unwrap().is_empty());
+                // win/draw/loss per mille beside the score, from chess's wdlModel
+                let wdl: Vec<u64> = ev["wdl"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .filter_map(Value::as_u64)
+                    .collect();
+                assert_eq!(wdl.iter().sum::<u64>(), 1000, "{ev}");
                 depths.push(ev["depth"].as_u64().unwrap());
             }
         }

@@ -782,7 +782,8 @@ function drawAnalysis() {
   for (const l of lines) {
     const tr = document.createElement("tr");
     const score = "mate" in l.score ? `#${l.score.mate}` : (l.score.cp / 100).toFixed(2);
-    for (const cell of [l.depth, l.multipv || 1, score, l.nodes, l.pv.join(" ")]) {
+    const wdl = l.wdl ? l.wdl.map((x) => (x / 10).toFixed(0)).join("/") : "";
+    for (const cell of [l.depth, l.multipv || 1, score, wdl, l.nodes, l.pv.join(" ")]) {
       const td = document.createElement("td");
       td.textContent = cell;
       tr.appendChild(td);
