@@ -57,6 +57,7 @@ pub const BUILT_IN: &[(&str, &[u8])] = &[
         "torpedo-paletta.nnue",
         include_bytes!("../../../nets/torpedo-paletta.nnue"),
     ),
+    ("valley.nnue", include_bytes!("../../../nets/valley.nnue")),
 ];
 
 /// The built-in three-player nets (Foreign Policy; [`super::three`]), as [`BUILT_IN`].
