@@ -2,7 +2,7 @@
 //! programs write chess), checked move by move in the game's variant. A game that cannot be
 //! read is reported with its number, line and what is wrong; the others are still read.
 
-use crate::engine::pgn::{parse_pgn_move, read_games, ReadGame};
+use crate::engine::pgn::{parse_pgn_move, read_games, variant_of_tag, ReadGame};
 use crate::engine::{move_to_string, Color, Engine};
 
 /// One game ready to analyse.
@@ -31,15 +31,6 @@ impl GameRecord {
             .iter()
             .find(|(k, _)| k == key)
             .map(|(_, v)| v.as_str())
-    }
-}
-
-/// The engine's name of a PGN `Variant` tag: chess under the names other programs give it.
-fn variant_name(tag: &str) -> String {
-    match tag.trim().to_ascii_lowercase().as_str() {
-        "standard" | "from position" | "normal" | "chess" => "chess".into(),
-        "chess960" | "fischer random" | "fischerrandom" => "fischerandom".into(),
-        other => other.to_string(),
     }
 }
 
@@ -122,8 +113,8 @@ fn check(
     engine: &mut Engine,
 ) -> Result<GameRecord, String> {
     let variant = match g.tag("Variant") {
-        Some(v) => variant_name(v),
-        None => variant_name(default_variant.unwrap_or("chess")),
+        Some(v) => variant_of_tag(v),
+        None => variant_of_tag(default_variant.unwrap_or("chess")),
     };
     engine.set_variant(&variant).map_err(|e| e.to_string())?;
     let start_fen = g.tag("FEN").map(str::to_string);

@@ -414,6 +414,18 @@ pub fn read_games(text: &str) -> Vec<ReadGame> {
     games
 }
 
+/// The engine's name of a PGN `Variant` tag: chess and Chess960 under the names other
+/// programs give them (lichess's `Standard` and `From Position`, `Chess960`), else the tag.
+pub fn variant_of_tag(tag: &str) -> String {
+    match tag.trim().to_ascii_lowercase().as_str() {
+        "standard" | "from position" | "normal" | "chess" => "chess".into(),
+        "chess960" | "chess 960" | "fischerandom" | "fischer random" | "fischerrandom" => {
+            "fischerandom".into()
+        }
+        other => other.to_string(),
+    }
+}
+
 /// Today's date as PGN writes it (`YYYY.MM.DD`, UTC).
 pub fn today() -> String {
     let secs = std::time::SystemTime::now()

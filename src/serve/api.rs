@@ -284,21 +284,12 @@ struct NewGame {
     pgn: Option<String>,
 }
 
-/// Our variant for a PGN `Variant` tag (the usual names of chess and Chess960 included).
-fn variant_of_tag(tag: &str) -> String {
-    match tag.to_ascii_lowercase().as_str() {
-        "standard" | "normal" | "chess" => "chess".into(),
-        "chess960" | "chess 960" | "fischerandom" | "fischer random" => "fischerandom".into(),
-        other => other.to_string(),
-    }
-}
-
 async fn new_game(State(app): State<Arc<App>>, body: Bytes) -> Result<Response, ApiError> {
     let req: NewGame = parse_body(&body)?;
     let tagged = req.pgn.as_deref().and_then(|text| {
         crate::engine::pgn::read_games(text)
             .first()
-            .and_then(|g| g.tag("Variant").map(variant_of_tag))
+            .and_then(|g| g.tag("Variant").map(crate::engine::pgn::variant_of_tag))
     });
     let variant = req.variant.or(tagged).unwrap_or_else(|| "chess".into());
     if lock(&app.games)?.len() >= app.config.max_games {
@@ -328,20 +319,25 @@ async fn new_game(State(app): State<Arc<App>>, body: Bytes) -> Result<Response, 
     Ok((StatusCode::CREATED, state).into_response())
 }
 
-async fn game_pgn(
-    State(app): State<Arc<App>>,
-    Path(id): Path<String>,
-) -> Result<Response, ApiError> {
-    let (_, game) = app.game(&id)?;
-    let text = lock(&game)?.pgn()?;
-    Ok((
+/// A PGN text as the answer (`application/x-chess-pgn`).
+fn pgn_response(text: String) -> Response {
+    (
         [(
             axum::http::header::CONTENT_TYPE,
             "application/x-chess-pgn; charset=utf-8",
         )],
         text,
     )
-        .into_response())
+        .into_response()
+}
+
+async fn game_pgn(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+) -> Result<Response, ApiError> {
+    let (_, game) = app.game(&id)?;
+    let text = lock(&game)?.pgn()?;
+    Ok(pgn_response(text))
 }
 
 async fn show_game(
@@ -568,14 +564,7 @@ async fn review_pgn(
             .ok_or_else(|| ApiError::not_found("the game has not been analysed"))?;
         r.pgn()?
     };
-    Ok((
-        [(
-            axum::http::header::CONTENT_TYPE,
-            "application/x-chess-pgn; charset=utf-8",
-        )],
-        text,
-    )
-        .into_response())
+    Ok(pgn_response(text))
 }
 
 async fn stop(State(app): State<Arc<App>>, Path(id): Path<String>) -> ApiResult {

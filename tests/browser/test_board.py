@@ -109,6 +109,13 @@ class Board:
                 self.click_square(c)
         self.wait(lambda: self.plies() >= before + 1, f"{clicks} is played")
 
+    def analyse_game(self, ms, what):
+        """Clicks "Analyse game" at `ms` a position and waits until it is done."""
+        self.d.find_element(By.ID, "review-time").clear()
+        self.d.find_element(By.ID, "review-time").send_keys(str(ms))
+        self.d.find_element(By.ID, "review-start").click()
+        self.wait(lambda: self.js("return page.review && page.review.status") == "done", what, 60)
+
     def status(self):
         el = self.d.find_element(By.ID, "status")
         return int(el.get_attribute("data-chooser")), int(el.get_attribute("data-to-move")), el.text
@@ -315,11 +322,7 @@ def review_three(b):
         before = b.plies()
         b.d.find_element(By.ID, "move-send").click()
         b.wait(lambda: b.plies() == before + 1, f"typed {mv} is played")
-    b.d.find_element(By.ID, "review-time").clear()
-    b.d.find_element(By.ID, "review-time").send_keys("40")
-    b.d.find_element(By.ID, "review-start").click()
-    b.wait(lambda: b.js("return page.review && page.review.status") == "done",
-           "the game is analysed", 60)
+    b.analyse_game(40, "the game is analysed")
     curves = b.js("return [...document.querySelectorAll('#graph polyline.curve')].map(c => c.dataset.player)")
     check(curves == ["South", "North", "Peacekeeper"], f"review: three curves ({curves})")
     b.shot("review-foreignpolicy")
@@ -341,11 +344,7 @@ def detente(b):
     check(b.status()[0] == 1, "007detente: Black's turn follows")
     b.shot("007detente")
     # the game analysis: a point a ply, each coloured by who chose it (White chose a6)
-    b.d.find_element(By.ID, "review-time").clear()
-    b.d.find_element(By.ID, "review-time").send_keys("40")
-    b.d.find_element(By.ID, "review-start").click()
-    b.wait(lambda: b.js("return page.review && page.review.status") == "done",
-           "the 007detente game is analysed", 60)
+    b.analyse_game(40, "the 007detente game is analysed")
     kinds = b.js("return [...document.querySelectorAll('#graph circle')].map(c => c.getAttribute('class'))")
     check(len(kinds) == 4 and all(k in ("by-0", "inaccuracy", "mistake", "blunder") for k in kinds[1:]),
           f"007detente: every ply of White's turn is White's choice in the graph ({kinds})")
