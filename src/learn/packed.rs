@@ -18,17 +18,19 @@
 //! | 1 | the game's result: 0 Black won, 1 draw, 2 White won |
 //! | 1 | the side whose men move next: 0 White, 1 Black |
 //! | 2 | the ply number of the position (saturating) |
-//! | 2 | zero (reserved) |
+//! | 1, 1 | White's, then Black's held men: the high nibble the slot of their type plus one (0: none held), the low nibble how many (1 to 15) |
 //!
-//! So a record holds at most 32 men of at most 8 types: enough for every two-colour variant
-//! we train (chess, the 007 family, Espionage); [`Layout::new`] refuses a variant with more
-//! types, and [`pack`] a position with more men. Held men and a mechanic's state are not
-//! recorded. A file whose length is not the header plus whole records was cut: the reader
-//! says so and keeps the whole records.
+//! So a record holds at most 32 men of at most 8 types on the board, and of each colour at most
+//! 15 held men of one type (Emissary holds one): enough for every two-colour variant we train
+//! (chess, the 007 family, Espionage, Emissary); [`Layout::new`] refuses a variant with more
+//! types, and [`pack`] a position with more men. A mechanic's other state is not recorded.
+//! Files written before held men were recorded have zeros there, which reads as none held.
+//! A file whose length is not the header plus whole records was cut: the reader says so and
+//! keeps the whole records.
 
 use crate::geometry::{Color, Square};
 use crate::piece::{Piece, PieceType, MAX_PIECE_TYPES};
-use crate::position::Position;
+use crate::position::{Hooks, Position};
 use crate::variant::Rules;
 
 /// The magic that starts every data file.
@@ -44,6 +46,10 @@ pub const MAX_TYPES: usize = 8;
 
 /// Where a record keeps the game's result.
 pub const RESULT_BYTE: usize = 26;
+/// Where a record keeps White's held men (Black's follow).
+pub const HELD_BYTE: usize = 30;
+/// Most men of one type a record holds in one colour's hand.
+pub const MAX_HELD: u8 = 15;
 
 /// One packed position.
 pub type Record = [u8; RECORD_BYTES];
@@ -173,7 +179,32 @@ pub fn pack(
     r[27] = pos.side_to_move() as u8;
     let ply = pos.state().ply.min(u16::MAX as u32) as u16;
     r[28..30].copy_from_slice(&ply.to_le_bytes());
+    if pos.rules().has_holdings() {
+        for color in Color::ALL {
+            r[HELD_BYTE + color as usize] = held_byte(layout, pos, color)?;
+        }
+    }
     Ok(r)
+}
+
+/// The byte of `color`'s held men: slot plus one and count, or 0 with none held.
+fn held_byte(layout: &Layout, pos: &Position, color: Color) -> Result<u8, String> {
+    let mut byte = 0;
+    for holder in pos.rules().mechanics.with_hook(Hooks::HOLDINGS) {
+        for (t, &n) in holder.held(pos, color).iter().enumerate() {
+            if n == 0 {
+                continue;
+            }
+            let slot = layout.slot[t];
+            if byte != 0 || n > MAX_HELD || slot == u8::MAX {
+                return Err(format!(
+                    "held men a record cannot hold (at most {MAX_HELD} of one type in the layout)"
+                ));
+            }
+            byte = (slot + 1) << 4 | n;
+        }
+    }
+    Ok(byte)
 }
 
 /// A record taken apart.
@@ -189,6 +220,8 @@ pub struct Unpacked {
     pub stm: Color,
     /// The ply number.
     pub ply: u16,
+    /// Each colour's held men (White's first): their slot and how many, where any are held.
+    pub held: [Option<(u8, u8)>; 2],
 }
 
 /// Takes a record apart; `types` is the layout's number of slots. Refuses a record whose
@@ -219,6 +252,21 @@ pub fn unpack(r: &Record, types: usize) -> Result<Unpacked, String> {
     if r[26] > 2 || r[27] > 1 {
         return Err(format!("result {} or side {} out of range", r[26], r[27]));
     }
+    let mut held = [None; 2];
+    for (colour, h) in held.iter_mut().enumerate() {
+        let byte = r[HELD_BYTE + colour];
+        if byte == 0 {
+            continue;
+        }
+        let (slot, count) = ((byte >> 4).wrapping_sub(1), byte & 0xF);
+        if slot as usize >= types || count == 0 {
+            return Err(format!(
+                "held men byte {byte:#04x} (slot {} of {types}, count {count})",
+                byte >> 4
+            ));
+        }
+        *h = Some((slot, count));
+    }
     Ok(Unpacked {
         men,
         white_score: i16::from_le_bytes([r[24], r[25]]),
@@ -229,6 +277,7 @@ pub fn unpack(r: &Record, types: usize) -> Result<Unpacked, String> {
             Color::White
         },
         ply: u16::from_le_bytes([r[28], r[29]]),
+        held,
     })
 }
 
@@ -237,4 +286,37 @@ pub fn piece_of(layout: &Layout, colour: Color, slot: u8) -> Option<Piece> {
     layout
         .type_of_slot(slot as usize)
         .map(|t| Piece::new(colour, t))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::builtin_variants;
+
+    /// Each colour's held men travel in their byte: Emissary's held knight and queen come back
+    /// as their slots and counts; a position without holdings leaves the bytes zero; a byte
+    /// naming a slot beyond the layout or no men is refused.
+    #[test]
+    fn held_men_are_recorded() {
+        let emissary = builtin_variants().get("emissary").expect("emissary");
+        let layout = Layout::new(emissary).expect("layout");
+        let slot = |c: char| layout.letters.find(c).expect("letter") as u8;
+        let pos = Position::from_fen(
+            emissary,
+            "r1b1kbnr/pppppppp/8/8/8/8/PPPPPPPP/R1BQKBNR[Nq] b KQkq - 0 1",
+        )
+        .expect("fen");
+        let r = pack(&layout, &pos, 10, 1.0).expect("packs");
+        let u = unpack(&r, layout.letters.len()).expect("unpacks");
+        assert_eq!(u.held, [Some((slot('n'), 1)), Some((slot('q'), 1))]);
+        assert_eq!(u.men.len(), 29);
+        let start = pack(&layout, &Position::startpos(emissary), 0, 0.5).expect("packs");
+        assert_eq!(start[HELD_BYTE..], [0, 0]);
+        assert_eq!(unpack(&start, 6).expect("unpacks").held, [None, None]);
+        let mut bad = r;
+        bad[HELD_BYTE] = 0x70 | 1;
+        assert!(unpack(&bad, 6).unwrap_err().contains("held men"));
+        bad[HELD_BYTE] = (slot('n') + 1) << 4;
+        assert!(unpack(&bad, 6).unwrap_err().contains("count 0"));
+    }
 }

@@ -1,7 +1,8 @@
 //! `chimera train`: fits a net (`eval::nnue`) to packed self-play data on the CPU.
 //!
-//! The float net has the shape of the quantised one: `(2 * T * 64 -> H) x 2 -> B x 1` with a
-//! squared clipped ReLU (clipped at 1.0), `B` output buckets chosen by the turn's phase (one
+//! The float net has the shape of the quantised one: `(2 * T * 64 [+ 2 * T * M] -> H) x 2 -> B x 1`
+//! (`M` = [`HELD_INPUTS`] inputs per colour and type for held men where the variant has
+//! holdings) with a squared clipped ReLU (clipped at 1.0), `B` output buckets chosen by the turn's phase (one
 //! where players alternate; three in the 007 family, read from each record's ply number). Its output times [`OUTPUT_SCALE`] is centipawns for
 //! the side to move; the prediction is `sigmoid(cp / K)`, fitted by mean squared error to
 //! `lambda * sigmoid(score / K) + (1 - lambda) * result` (score and result from the side to
@@ -14,7 +15,7 @@
 
 use super::packed::{self, Layout, Record, RECORD_BYTES};
 use crate::eval::nnue::file::MAX_OUTPUT_WEIGHT;
-use crate::eval::nnue::{Network, QA, QB};
+use crate::eval::nnue::{input_count, Network, QA, QB};
 use crate::geometry::Color;
 use crate::position::{Mechanics, Position, Variant};
 use rayon::prelude::*;
@@ -30,6 +31,21 @@ const BLOCK: usize = 1024;
 const MAX_OUT: f32 = MAX_OUTPUT_WEIGHT as f32 / QB as f32;
 /// Largest float feature weight (quantised at [`QA`], 32 men sum safely in 16 bits).
 const MAX_FT: f32 = 3.9;
+/// Inputs per colour and man type for the men held off the board, in a variant with holdings:
+/// the `k`-th is on while at least `k` are held (Emissary holds one; more than this many count
+/// as this many).
+pub const HELD_INPUTS: u8 = 4;
+/// Most inputs on in one sample: the men on the board and each colour's held men.
+const MAX_ON: usize = packed::MAX_MEN + 2 * HELD_INPUTS as usize;
+
+/// The held-man inputs per colour and type of a net trained for `rules`.
+pub fn held_inputs_for(rules: &Variant) -> u8 {
+    if rules.has_holdings() {
+        HELD_INPUTS
+    } else {
+        0
+    }
+}
 
 /// What `chimera train` was asked for.
 #[derive(Clone, Debug)]
@@ -193,29 +209,32 @@ pub fn load(path: &str, rules: &'static Variant) -> Result<Data, String> {
 /// One position as the trainer sees it: the inputs of each perspective (the side to move's
 /// first) and the target's parts from the side to move's point of view.
 struct Sample {
-    us: [u16; packed::MAX_MEN],
-    them: [u16; packed::MAX_MEN],
-    men: usize,
+    us: [u16; MAX_ON],
+    them: [u16; MAX_ON],
+    /// How many of `us` and `them` are inputs.
+    on: usize,
     score: f32,
     result: f32,
     bucket: usize,
 }
 
-/// The inputs of a record, numbered as `eval::nnue::InputMap` numbers them; with
-/// `mirror_files`, the board reflected left to right on a board of that many files; with
-/// `phases`, the output bucket of the turn's phase at the record's ply.
+/// The inputs of a record, numbered as `eval::nnue::InputMap` numbers them (with `held`
+/// inputs per colour and type for held men); with `mirror_files`, the board reflected left to
+/// right on a board of that many files; with `phases`, the output bucket of the turn's phase at
+/// the record's ply.
 fn sample(
     r: &Record,
     types: usize,
     ranks: i8,
+    held: u8,
     mirror_files: Option<i8>,
     phases: Option<&Mechanics>,
 ) -> Sample {
     let u = packed::unpack(r, types).expect("records are checked at load");
     let mut s = Sample {
-        us: [0; packed::MAX_MEN],
-        them: [0; packed::MAX_MEN],
-        men: u.men.len(),
+        us: [0; MAX_ON],
+        them: [0; MAX_ON],
+        on: u.men.len(),
         bucket: phases.map_or(0, |m| m.turn_phase(u.ply as u32)),
         score: u.white_score as f32,
         result: u.white_half_points as f32 / 2.0,
@@ -237,6 +256,21 @@ fn sample(
         };
         s.us[i] = feature(u.stm, colour, slot, sq);
         s.them[i] = feature(u.stm.flip(), colour, slot, sq);
+    }
+    if held > 0 {
+        let held_feature = |perspective: Color, colour: Color, slot: u8, k: u8| {
+            let theirs = (colour != perspective) as usize;
+            let block = theirs * types + slot as usize;
+            (2 * types * 64 + block * held as usize + k as usize) as u16
+        };
+        for (colour, hand) in Color::ALL.into_iter().zip(u.held) {
+            let Some((slot, count)) = hand else { continue };
+            for k in 0..count.min(held) {
+                s.us[s.on] = held_feature(u.stm, colour, slot, k);
+                s.them[s.on] = held_feature(u.stm.flip(), colour, slot, k);
+                s.on += 1;
+            }
+        }
     }
     if u.stm == Color::Black {
         s.score = -s.score;
@@ -290,11 +324,15 @@ impl Params {
     /// The float weights of the quantised `net` (exactly what it computes), when its inputs
     /// are those of `layout` and its hidden size is `hidden`; a net of one bucket starts each
     /// of `buckets` with its output.
+    /// Held-man inputs (`held` per colour and type) the net lacks start as the mean of that
+    /// man's rows over the board's squares: a held man is first worth that man somewhere on
+    /// the board, not nothing.
     fn from_network(
         net: &Network,
         layout: &Layout,
         hidden: usize,
         buckets: usize,
+        held: u8,
     ) -> Result<Params, String> {
         let mut ours: Vec<char> = layout.letters.chars().collect();
         let mut theirs: Vec<char> = net.letters.chars().collect();
@@ -311,6 +349,12 @@ impl Params {
                 "--init: the net has {} hidden values and output scale {}, training wants {} \
                  and {OUTPUT_SCALE} (give --hidden {})",
                 net.hidden, net.scale, hidden, net.hidden
+            ));
+        }
+        if net.held_inputs != 0 && net.held_inputs != held {
+            return Err(format!(
+                "--init: the net has {} held-man inputs per type, training wants {held}",
+                net.held_inputs
             ));
         }
         if net.buckets != 1 && net.buckets != buckets {
@@ -336,6 +380,26 @@ impl Params {
                     let row = (side * types + i) * 64 + sq;
                     let weights = &net.ft_weights[row * hidden..(row + 1) * hidden];
                     ft_w.extend(weights.iter().map(|&w| w as f32 / qa));
+                }
+            }
+        }
+        if net.held_inputs == held {
+            let start = 2 * types * 64 * hidden;
+            ft_w.extend(net.ft_weights[start..].iter().map(|&w| w as f32 / qa));
+        } else {
+            let squares: Vec<usize> = (0..layout.ranks as usize)
+                .flat_map(|r| (0..layout.files as usize).map(move |f| r * 8 + f))
+                .collect();
+            for block in 0..2 * types {
+                let mut mean = vec![0f32; hidden];
+                for &sq in &squares {
+                    let row = &ft_w[(block * 64 + sq) * hidden..(block * 64 + sq + 1) * hidden];
+                    for (m, w) in mean.iter_mut().zip(row) {
+                        *m += w / squares.len() as f32;
+                    }
+                }
+                for _ in 0..held {
+                    ft_w.extend_from_slice(&mean);
                 }
             }
         }
@@ -419,7 +483,7 @@ fn forward(p: &Params, s: &Sample, acc: &mut [Vec<f32>; 2]) -> f32 {
     for (side, feats) in [&s.us, &s.them].into_iter().enumerate() {
         let a = &mut acc[side];
         a.copy_from_slice(&p.ft_b);
-        for &f in &feats[..s.men] {
+        for &f in &feats[..s.on] {
             let row = &p.ft_w[f as usize * h..(f as usize + 1) * h];
             for (x, w) in a.iter_mut().zip(row) {
                 *x += w;
@@ -474,7 +538,7 @@ fn backward(p: &Params, s: &Sample, lambda: f32, k: f32, scratch: &mut Scratch) 
         for (gb, d) in grad.ft_b.iter_mut().zip(a.iter()) {
             *gb += d;
         }
-        for &f in &feats[..s.men] {
+        for &f in &feats[..s.on] {
             let row = &mut grad.ft_w[f as usize * h..(f as usize + 1) * h];
             for (gw, d) in row.iter_mut().zip(a.iter()) {
                 *gw += d;
@@ -554,7 +618,7 @@ pub fn fit_scale(samples: &[Record], types: usize, ranks: i8) -> f32 {
         .iter()
         .step_by((samples.len() / 200_000).max(1))
         .map(|r| {
-            let s = sample(r, types, ranks, None, None);
+            let s = sample(r, types, ranks, 0, None, None);
             (s.score, s.result)
         })
         .collect();
@@ -582,6 +646,9 @@ pub fn fit_scale(samples: &[Record], types: usize, ranks: i8) -> f32 {
 /// The quantised net of `p`.
 fn quantise(p: &Params, layout: &Layout) -> Network {
     let q = |x: f32, s: f32| (x * s).round().clamp(i16::MIN as f32, i16::MAX as f32) as i16;
+    // the inputs past the board's are the held men's, as many per colour and type
+    let types = layout.letters.len();
+    let held_inputs = ((p.ft_w.len() / p.hidden - 2 * types * 64) / (2 * types)) as u8;
     Network {
         variant: layout.variant.clone(),
         letters: layout.letters.clone(),
@@ -590,6 +657,7 @@ fn quantise(p: &Params, layout: &Layout) -> Network {
         hidden: p.hidden,
         scale: OUTPUT_SCALE,
         buckets: p.out_b.len(),
+        held_inputs,
         ft_weights: p.ft_w.iter().map(|&w| q(w, QA as f32)).collect(),
         ft_bias: p.ft_b.iter().map(|&w| q(w, QA as f32)).collect(),
         out_weights: p
@@ -804,7 +872,8 @@ pub fn train(
     let types = data.layout.letters.len();
     let ranks = data.layout.ranks as i8;
     let files = data.layout.files as i8;
-    let inputs = 2 * types * 64;
+    let held = held_inputs_for(data.rules);
+    let inputs = input_count(types, held);
     let mechanics = &data.rules.mechanics;
     let phases = (cfg.turn_buckets && mechanics.turn_phases() > 1).then_some(mechanics);
     let buckets = phases.map_or(1, |m| m.turn_phases());
@@ -832,7 +901,7 @@ pub fn train(
         .build()
         .map_err(|e| e.to_string())?;
     let mut p = match &cfg.init {
-        Some(net) => Params::from_network(net, &data.layout, cfg.hidden, buckets)?,
+        Some(net) => Params::from_network(net, &data.layout, cfg.hidden, buckets, held)?,
         None => Params::random(inputs, cfg.hidden, buckets, cfg.seed),
     };
     let mut adam = Adam::new(p.len());
@@ -883,6 +952,7 @@ pub fn train(
                             &data.records[i],
                             types,
                             ranks,
+                            held,
                             mirror.then_some(files),
                             phases,
                         );
@@ -904,7 +974,7 @@ pub fn train(
                     let mut acc = [vec![0.0; cfg.hidden], vec![0.0; cfg.hidden]];
                     part.iter()
                         .map(|&i| {
-                            let s = sample(&data.records[i], types, ranks, None, phases);
+                            let s = sample(&data.records[i], types, ranks, held, None, phases);
                             let out = forward(&p, &s, &mut acc);
                             let pred = sigmoid(out * OUTPUT_SCALE as f32 / k);
                             ((pred - target(&s, cfg.lambda, k)) as f64).powi(2)
@@ -961,29 +1031,29 @@ mod tests {
         let mut p = Params::random(2 * 6 * 64, 32, 1, 9);
         p.out_b[0] = -0.37;
         let net = quantise(&p, &layout);
-        let back = Params::from_network(&net, &layout, 32, 1).expect("same inputs");
+        let back = Params::from_network(&net, &layout, 32, 1, 0).expect("same inputs");
         assert_eq!(quantise(&back, &layout), net);
         // a one-bucket net starts every bucket of a phased one with its output
-        let three = Params::from_network(&net, &layout, 32, 3).expect("replicated");
+        let three = Params::from_network(&net, &layout, 32, 3, 0).expect("replicated");
         assert_eq!(three.out_w[..64], three.out_w[128..]);
         assert_eq!(three.out_b, vec![back.out_b[0]; 3]);
         let phased = quantise(&three, &layout);
         assert_eq!(phased.buckets, 3);
-        let err = Params::from_network(&phased, &layout, 32, 2)
+        let err = Params::from_network(&phased, &layout, 32, 2, 0)
             .err()
             .expect("buckets differ");
         assert!(err.contains("3 output buckets"), "{err}");
         // 007detente has the men and board of chess: a chess net may start its training
         let detente = builtin_variants().get("007detente").expect("007detente");
         let detente_layout = Layout::new(detente).expect("layout");
-        assert!(Params::from_network(&net, &detente_layout, 32, 3).is_ok());
-        let err = Params::from_network(&net, &layout, 64, 1)
+        assert!(Params::from_network(&net, &detente_layout, 32, 3, 0).is_ok());
+        let err = Params::from_network(&net, &layout, 64, 1, 0)
             .err()
             .expect("hidden differs");
         assert!(err.contains("--hidden 32"), "{err}");
         let espionage = builtin_variants().get("espionage").expect("espionage");
         let other = Layout::new(espionage).expect("layout");
-        let err = Params::from_network(&net, &other, 32, 1)
+        let err = Params::from_network(&net, &other, 32, 1, 0)
             .err()
             .expect("other inputs");
         assert!(err.contains("not this variant's"), "{err}");
@@ -1004,7 +1074,7 @@ mod tests {
         let mut p = Params::random(2 * 6 * 64, 32, 1, 11);
         p.out_b[0] = 0.2;
         let chess_net = quantise(&p, &Layout::new(chess).expect("layout"));
-        let back = Params::from_network(&chess_net, &palace_layout, 32, 1).expect("same men");
+        let back = Params::from_network(&chess_net, &palace_layout, 32, 1, 0).expect("same men");
         let mut palace_net = quantise(&back, &palace_layout);
         palace_net.variant = "palace".into();
         let mut as_chess = chess_net.clone();
@@ -1029,8 +1099,32 @@ mod tests {
     #[test]
     fn quantised_net_evaluates_as_the_float_net() {
         let chess = builtin_variants().get("chess").expect("chess");
-        let layout = Layout::new(chess).expect("layout");
-        let mut p = Params::random(2 * 6 * 64, 32, 1, 3);
+        float_and_quantised_agree(
+            chess,
+            &[
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+                "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R b KQkq - 4 4",
+                "8/5k2/8/3P4/8/8/5K2/8 w - - 0 1",
+            ],
+        );
+        // Emissary's held men are inputs of both nets alike
+        let emissary = builtin_variants().get("emissary").expect("emissary");
+        float_and_quantised_agree(
+            emissary,
+            &[
+                "r1bqkbnr/pppppppp/8/8/8/8/PPPPPPPP/R1BQKBNR[Nn] w KQkq - 0 1",
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPP1PP/RNBQKBNR[P] b KQkq - 0 1",
+                "rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[q] w KQkq - 0 1",
+            ],
+        );
+    }
+
+    /// A random float net of `rules`' inputs, snapped to the quantisation grid, evaluates each
+    /// of `fens` within a centipawn of the quantised net in the engine.
+    fn float_and_quantised_agree(rules: &'static Variant, fens: &[&str]) {
+        let layout = Layout::new(rules).expect("layout");
+        let held = held_inputs_for(rules);
+        let mut p = Params::random(input_count(6, held), 32, 1, 3);
         p.out_b[0] = 0.05;
         let snap = |x: &mut f32, s: f32| *x = (*x * s).round() / s;
         p.ft_w.iter_mut().for_each(|w| snap(w, QA as f32));
@@ -1038,15 +1132,14 @@ mod tests {
         p.out_w.iter_mut().for_each(|w| snap(w, QB as f32));
         snap(&mut p.out_b[0], (QA * QB) as f32);
         let net = quantise(&p, &layout);
-        let loaded = LoadedNet::new(Arc::new(net), chess, "test").expect("fits");
-        for fen in [
-            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-            "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R b KQkq - 4 4",
-            "8/5k2/8/3P4/8/8/5K2/8 w - - 0 1",
-        ] {
-            let pos = Position::from_fen(chess, fen).expect("fen");
+        assert_eq!(net.held_inputs, held);
+        let loaded = LoadedNet::new(Arc::new(net), rules, "test").expect("fits");
+        for &fen in fens {
+            let pos = Position::from_fen(rules, fen).expect("fen");
             let r = packed::pack(&layout, &pos, 0, 0.5).expect("packs");
-            let s = sample(&r, 6, 8, None, None);
+            let s = sample(&r, 6, 8, held, None, None);
+            let board = pos.occupied().count() as usize;
+            assert_eq!(s.on > board, fen.contains('['), "{fen}: held inputs on");
             let mut acc = [vec![0.0; 32], vec![0.0; 32]];
             let float_cp = forward(&p, &s, &mut acc) * OUTPUT_SCALE as f32;
             let engine_cp = loaded.evaluate_fresh(&pos);
@@ -1055,6 +1148,39 @@ mod tests {
                 "{fen}: float {float_cp}, engine {engine_cp}"
             );
         }
+    }
+
+    /// A chess net given to Emissary (`learn`'s start) keeps its board rows and starts each
+    /// held-man input at the mean of that man's rows over the board; a net that has held-man
+    /// inputs keeps them; one of another count is refused.
+    #[test]
+    fn held_man_inputs_start_as_the_man_on_an_average_square() {
+        let chess = builtin_variants().get("chess").expect("chess");
+        let emissary = builtin_variants().get("emissary").expect("emissary");
+        let (chess_layout, layout) = (Layout::new(chess).unwrap(), Layout::new(emissary).unwrap());
+        let chess_net = quantise(&Params::random(768, 16, 1, 5), &chess_layout);
+        let p = Params::from_network(&chess_net, &layout, 16, 1, HELD_INPUTS).expect("fits");
+        assert_eq!(p.ft_w.len(), input_count(6, HELD_INPUTS) * 16);
+        let row = |i: usize| &p.ft_w[i * 16..(i + 1) * 16];
+        for block in [0, 4, 7, 11] {
+            let mean: Vec<f32> = (0..16)
+                .map(|h| (0..64).map(|sq| row(block * 64 + sq)[h]).sum::<f32>() / 64.0)
+                .collect();
+            for k in 0..HELD_INPUTS as usize {
+                let held = row(768 + block * HELD_INPUTS as usize + k);
+                for (a, b) in held.iter().zip(&mean) {
+                    assert!((a - b).abs() < 1e-5, "block {block} input {k}: {a} vs {b}");
+                }
+            }
+        }
+        let with_held = quantise(&p, &layout);
+        assert_eq!(with_held.held_inputs, HELD_INPUTS);
+        let back = Params::from_network(&with_held, &layout, 16, 1, HELD_INPUTS).expect("same");
+        assert_eq!(quantise(&back, &layout), with_held);
+        let err = Params::from_network(&with_held, &layout, 16, 1, 2)
+            .err()
+            .expect("another count of held-man inputs");
+        assert!(err.contains("held-man inputs"), "{err}");
     }
 
     /// With turn buckets the float net reads the record's ply as the engine reads the
@@ -1074,7 +1200,7 @@ mod tests {
         let mut pos = Position::startpos(detente);
         for ply in 0..6 {
             let r = packed::pack(&layout, &pos, 0, 0.5).expect("packs");
-            let s = sample(&r, 6, 8, None, Some(&detente.mechanics));
+            let s = sample(&r, 6, 8, 0, None, Some(&detente.mechanics));
             assert_eq!(s.bucket, ply % 3);
             let mut acc = [vec![0.0; 32], vec![0.0; 32]];
             let float_cp = forward(&p, &s, &mut acc) * OUTPUT_SCALE as f32;
@@ -1231,7 +1357,7 @@ mod tests {
         )
         .expect("fen");
         let r = packed::pack(&layout, &pos, 35, 1.0).expect("packs");
-        let s = sample(&r, 6, 8, None, None);
+        let s = sample(&r, 6, 8, 0, None, None);
         let p = Params::random(768, 16, 1, 9);
         let mut sc = Scratch {
             acc: [vec![0.0; 16], vec![0.0; 16]],
@@ -1292,10 +1418,11 @@ mod tests {
                 &packed::pack(&layout, &pos, 0, 0.5).expect("packs"),
                 6,
                 8,
+                0,
                 mirror,
                 None,
             );
-            let (mut us, mut them) = (s.us[..s.men].to_vec(), s.them[..s.men].to_vec());
+            let (mut us, mut them) = (s.us[..s.on].to_vec(), s.them[..s.on].to_vec());
             us.sort_unstable();
             them.sort_unstable();
             (us, them)

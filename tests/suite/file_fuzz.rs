@@ -772,6 +772,7 @@ fn small_net_bytes(variant: &str, hidden: usize) -> Vec<u8> {
             .collect(),
         ft_bias: vec![30; hidden],
         buckets,
+        held_inputs: 0,
         out_weights: (0..buckets * 2 * hidden)
             .map(|i| ((i * 31) % 51) as i16 - 25)
             .collect(),

@@ -6,6 +6,7 @@
 //! computed, so a node that is never evaluated costs no vector work. With no computed entry
 //! below (the first evaluation of a search) the top is computed from scratch.
 
+use super::file::MAX_HIDDEN;
 use super::{simd, LoadedNet};
 use crate::geometry::{Color, Square};
 use crate::piece::Piece;
@@ -124,6 +125,9 @@ impl AccumulatorStack {
             Color::White => (white, black),
             Color::Black => (black, white),
         };
+        if net.sees_held {
+            return evaluate_with_held(net, pos, us, them);
+        }
         net.net.output(us, them, net.bucket(pos), simd::screlu_dot)
     }
 
@@ -156,6 +160,22 @@ impl AccumulatorStack {
             self.computed[i] = true;
         }
     }
+}
+
+/// The output for `pos` from its board accumulators `us` and `them` plus its held men's rows,
+/// added to copies on the stack (the stack's entries keep the board alone).
+#[cold]
+fn evaluate_with_held(net: &LoadedNet, pos: &Position, us: &[i16], them: &[i16]) -> i32 {
+    let h = us.len();
+    let mut with_held = [[0i16; MAX_HIDDEN]; 2];
+    let stm = pos.side_to_move();
+    for ((copy, from), perspective) in with_held.iter_mut().zip([us, them]).zip([stm, stm.flip()]) {
+        copy[..h].copy_from_slice(from);
+        net.add_held(pos, perspective, &mut copy[..h]);
+    }
+    let [us, them] = &with_held;
+    net.net
+        .output(&us[..h], &them[..h], net.bucket(pos), simd::screlu_dot)
 }
 
 /// `child = parent` changed by `delta`, seen from `perspective`.

@@ -14,6 +14,10 @@ use std::sync::{Arc, Mutex};
 /// source tree; docs/strength.md gives each one's data and command lines).
 pub const BUILT_IN: &[(&str, &[u8])] = &[
     (
+        "camouflage.nnue",
+        include_bytes!("../../../nets/camouflage.nnue"),
+    ),
+    (
         "castlemania.nnue",
         include_bytes!("../../../nets/castlemania.nnue"),
     ),

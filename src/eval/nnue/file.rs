@@ -5,21 +5,23 @@
 //! | bytes | content |
 //! | --- | --- |
 //! | 8 | magic `CHIMNNUE` |
-//! | 4 | format version (1 or 2) |
+//! | 4 | format version (1, 2 or 3) |
 //! | 1 + n | the variant's name (length, then ASCII) |
 //! | 1 + t | the man types' FEN letters in input order (length, then lower-case ASCII) |
 //! | 1, 1 | the board's files and ranks |
 //! | 2 | hidden size `H` (a multiple of 16, at most [`MAX_HIDDEN`]) |
 //! | 2, 2, 2 | the accumulator scale `QA`, the output scale `QB`, the centipawn scale |
-//! | 1 | version 2 only: output buckets `B` (1..=[`MAX_BUCKETS`]); version 1 has one |
-//! | 2 * I * H | feature weights, i16, input-major (`I = 2 * t * 64` inputs) |
+//! | 1 | versions 2 and 3: output buckets `B` (1..=[`MAX_BUCKETS`]); version 1 has one |
+//! | 1 | version 3 only: held-man inputs `M` per colour and type (1..=[`MAX_HELD_INPUTS`]); older versions have none |
+//! | 2 * I * H | feature weights, i16, input-major (`I = 2 * t * 64 + 2 * t * M` inputs) |
 //! | 2 * H | feature biases, i16 |
 //! | B * 2 * 2H | output weights, i16, per bucket (the side to move's half first), each within ±127 |
 //! | B * 4 | output biases, i32 |
 //! | 8 | FNV-1a hash of every byte before it |
 //!
-//! A net of one bucket is written as version 1, so files made before buckets existed and
-//! files made since without them are the same bytes.
+//! A net of one bucket is written as version 1, and a net without held-man inputs as version 1
+//! or 2, so files made before buckets or held men existed and files made since without them
+//! are the same bytes.
 //! A file is accepted whole or not at all: the length must be exactly what the header implies
 //! and the hash must match, so a truncated or damaged file is refused, never half-loaded.
 
@@ -28,8 +30,10 @@ use std::fmt;
 
 /// The magic that starts every net file.
 pub const MAGIC: &[u8; 8] = b"CHIMNNUE";
-/// The newest format version this engine reads and writes (it reads 1 too).
-pub const VERSION: u32 = 2;
+/// The newest format version this engine reads and writes (it reads every older one too).
+pub const VERSION: u32 = 3;
+/// Most held-man inputs per colour and type a net file may declare.
+pub const MAX_HELD_INPUTS: u8 = 16;
 /// Most output buckets a net file may declare.
 pub const MAX_BUCKETS: usize = 8;
 /// Largest hidden layer a net file may declare.
@@ -156,7 +160,7 @@ pub fn parse(bytes: &[u8]) -> Result<Network, NetError> {
         at: MAGIC.len(),
     };
     let version = r.u32("header")?;
-    if version != 1 && version != VERSION {
+    if !(1..=VERSION).contains(&version) {
         return Err(NetError::Version(version));
     }
     let variant = r.text("variant name")?;
@@ -192,7 +196,13 @@ pub fn parse(bytes: &[u8]) -> Result<Network, NetError> {
             "{buckets} output buckets (1 to {MAX_BUCKETS})"
         )));
     }
-    let inputs = 2 * letters.len() * 64;
+    let held_inputs = if version >= 3 { r.u8("header")? } else { 0 };
+    if version >= 3 && !(1..=MAX_HELD_INPUTS).contains(&held_inputs) {
+        return Err(NetError::Header(format!(
+            "{held_inputs} held-man inputs per type (1 to {MAX_HELD_INPUTS} in a version 3 file)"
+        )));
+    }
+    let inputs = super::input_count(letters.len(), held_inputs);
     let ft_weights = r.i16s(inputs * hidden, "feature weights")?;
     let ft_bias = r.i16s(hidden, "feature biases")?;
     let out_weights = r.i16s(buckets * 2 * hidden, "output weights")?;
@@ -218,6 +228,7 @@ pub fn parse(bytes: &[u8]) -> Result<Network, NetError> {
         ft_weights,
         ft_bias,
         buckets,
+        held_inputs,
         out_weights,
         out_bias,
     })
@@ -227,7 +238,11 @@ pub fn parse(bytes: &[u8]) -> Result<Network, NetError> {
 pub fn serialize(net: &Network) -> Vec<u8> {
     let mut out = Vec::with_capacity(64 + 2 * net.ft_weights.len());
     out.extend_from_slice(MAGIC);
-    let version: u32 = if net.buckets == 1 { 1 } else { VERSION };
+    let version: u32 = match (net.held_inputs, net.buckets) {
+        (0, 1) => 1,
+        (0, _) => 2,
+        _ => 3,
+    };
     out.extend_from_slice(&version.to_le_bytes());
     for text in [&net.variant, &net.letters] {
         out.push(text.len() as u8);
@@ -240,6 +255,9 @@ pub fn serialize(net: &Network) -> Vec<u8> {
     }
     if version > 1 {
         out.push(net.buckets as u8);
+    }
+    if version > 2 {
+        out.push(net.held_inputs);
     }
     for part in [&net.ft_weights, &net.ft_bias, &net.out_weights] {
         for w in part.iter() {

@@ -11,9 +11,12 @@
 //! The accumulators follow the game through the same edit lists `make` records
 //! ([`AccumulatorStack`]): every man a move removes or places, whatever mechanic made the move
 //! (relocations, compound moves, drops, a 007 ply of the other colour), so no variant needs a
-//! case of its own. The net knows the men on the board only: held men and a mechanic's state
-//! are not inputs. Where a turn has phases (the 007 family) a net may have an output bucket
-//! per phase, chosen by [`Position::turn_phase`].
+//! case of its own. Where the variant has holdings (Emissary) a net may also have inputs for
+//! the held men: `M` per colour and type, the `k`-th on while at least `k` such men are held;
+//! their rows are added when an evaluation is asked for (few men are ever held), so the
+//! accumulators and every other variant pay nothing for them. A mechanic's other state is not
+//! an input. Where a turn has phases (the 007 family) a net may have an output bucket per
+//! phase, chosen by [`Position::turn_phase`].
 
 mod accumulator;
 pub mod embedded;
@@ -26,7 +29,7 @@ pub use file::NetError;
 
 use crate::geometry::{Color, Square};
 use crate::piece::{Piece, MAX_PIECE_TYPES};
-use crate::position::{Position, Variant};
+use crate::position::{Hooks, Position, Variant};
 
 /// Accumulator scale: a feature weight of 1.0 is stored as 255, and the activation clips there.
 pub const QA: i32 = 255;
@@ -56,6 +59,8 @@ pub struct Network {
     pub ft_bias: Vec<i16>,
     /// Output buckets: 1, or the variant's turn phases ([`Position::turn_phase`] picks one).
     pub buckets: usize,
+    /// Inputs per colour and man type for the men held off the board (0: none).
+    pub held_inputs: u8,
     /// Output weights, `buckets * 2 * hidden`: per bucket, the side to move's half first.
     pub out_weights: Vec<i16>,
     /// Output biases, one per bucket, at scale `QA * QB`.
@@ -66,13 +71,12 @@ impl std::fmt::Debug for Network {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "Network({}, {}, {}x{}, {}x{} -> {} x 2 -> {} x 1)",
+            "Network({}, {}, {}x{}, {} -> {} x 2 -> {} x 1)",
             self.variant,
             self.letters,
             self.files,
             self.ranks,
-            2,
-            self.letters.len() * 64,
+            self.inputs(),
             self.hidden,
             self.buckets
         )
@@ -82,7 +86,7 @@ impl std::fmt::Debug for Network {
 impl Network {
     /// Number of inputs per perspective.
     pub fn inputs(&self) -> usize {
-        2 * self.letters.len() * 64
+        input_count(self.letters.len(), self.held_inputs)
     }
 
     /// The weight row of one input.
@@ -160,6 +164,12 @@ impl Network {
     }
 }
 
+/// The inputs per perspective of a net of `types` man types with `held_inputs` held-man
+/// inputs per colour and type: the board's `2 * types * 64`, then the held men's.
+pub fn input_count(types: usize, held_inputs: u8) -> usize {
+    2 * types * 64 + 2 * types * held_inputs as usize
+}
+
 /// Where each man goes among a net's inputs in one variant: the input slot of each type and
 /// the board's ranks for the mirror.
 #[derive(Clone, Copy, Debug)]
@@ -167,6 +177,7 @@ pub struct InputMap {
     slot: [u8; MAX_PIECE_TYPES],
     types: usize,
     ranks: i8,
+    held_inputs: u8,
 }
 
 impl InputMap {
@@ -182,7 +193,17 @@ impl InputMap {
             slot,
             types: net.letters.len(),
             ranks: rules.shape.ranks as i8,
+            held_inputs: net.held_inputs,
         }
+    }
+
+    /// The `k`-th input (from 0) of `colour`'s held men of `piece`'s type seen from
+    /// `perspective`: on while `colour` holds more than `k` of them.
+    #[inline]
+    pub fn held_feature(&self, perspective: Color, piece: Piece, k: usize) -> usize {
+        let theirs = (piece.color() != perspective) as usize;
+        let block = theirs * self.types + self.slot[piece.kind().index()] as usize;
+        2 * self.types * 64 + block * self.held_inputs as usize + k
     }
 
     /// The input of `piece` on `sq` seen from `perspective`.
@@ -206,6 +227,8 @@ pub struct LoadedNet {
     pub map: InputMap,
     /// Where it came from (a file path, or the name of an embedded net), for messages.
     pub source: String,
+    /// Whether the net has held-man inputs and the variant holdings to fill them.
+    pub sees_held: bool,
 }
 
 impl LoadedNet {
@@ -218,10 +241,34 @@ impl LoadedNet {
         net.check_fits(rules)?;
         let map = InputMap::new(&net, rules);
         Ok(LoadedNet {
+            sees_held: net.held_inputs > 0 && rules.has_holdings(),
             net,
             map,
             source: source.to_string(),
         })
+    }
+
+    /// Adds the rows of the men held off the board to `acc`, the accumulator of `perspective`
+    /// (only for a net that [`sees_held`](Self::sees_held)).
+    pub fn add_held(&self, pos: &Position, perspective: Color, acc: &mut [i16]) {
+        let most = self.net.held_inputs as usize;
+        for holder in pos.rules().mechanics.with_hook(Hooks::HOLDINGS) {
+            for color in Color::ALL {
+                let held = holder.held(pos, color);
+                for t in pos.rules().piece_types() {
+                    if self.map.slot[t.index()] == NO_SLOT {
+                        continue;
+                    }
+                    let piece = Piece::new(color, t);
+                    for k in 0..(held[t.index()] as usize).min(most) {
+                        let row = self.net.row(self.map.held_feature(perspective, piece, k));
+                        for (o, w) in acc.iter_mut().zip(row) {
+                            *o = o.wrapping_add(*w);
+                        }
+                    }
+                }
+            }
+        }
     }
 
     /// The output bucket of `pos`: its turn's phase where the net has a bucket per phase.
@@ -253,6 +300,10 @@ impl LoadedNet {
         let stm = pos.side_to_move();
         self.refresh(pos, stm, &mut us);
         self.refresh(pos, stm.flip(), &mut them);
+        if self.sees_held {
+            self.add_held(pos, stm, &mut us);
+            self.add_held(pos, stm.flip(), &mut them);
+        }
         self.net
             .output(&us, &them, self.bucket(pos), simd::screlu_dot_scalar)
     }

@@ -26,7 +26,8 @@ impl Rng {
 pub(crate) fn random_net(rules: &Variant, hidden: usize, seed: u64) -> Network {
     let mut rng = Rng(seed | 1);
     let letters: String = rules.piece_types().map(|t| rules.letter(t)).collect();
-    let inputs = 2 * letters.len() * 64;
+    let held_inputs = if rules.has_holdings() { 2 } else { 0 };
+    let inputs = super::input_count(letters.len(), held_inputs);
     let buckets = rules.mechanics.turn_phases();
     Network {
         variant: rules.name.clone(),
@@ -40,6 +41,7 @@ pub(crate) fn random_net(rules: &Variant, hidden: usize, seed: u64) -> Network {
             .collect(),
         ft_bias: (0..hidden).map(|_| rng.range(-20, 120) as i16).collect(),
         buckets,
+        held_inputs,
         out_weights: (0..buckets * 2 * hidden)
             .map(|_| rng.range(-127, 127) as i16)
             .collect(),
@@ -61,6 +63,80 @@ fn a_net_survives_its_file() {
     let bytes = file::serialize(&phased);
     assert_eq!(bytes[8], 2);
     assert_eq!(file::parse(&bytes).expect("parses"), phased);
+    // held-man inputs are written as version 3
+    let emissary = builtin_variants().get("emissary").expect("emissary");
+    let holding = random_net(emissary, 32, 9);
+    assert_eq!(holding.held_inputs, 2);
+    assert_eq!(holding.inputs(), 2 * 6 * 64 + 2 * 6 * 2);
+    let bytes = file::serialize(&holding);
+    assert_eq!(bytes[8], 3);
+    assert_eq!(file::parse(&bytes).expect("parses"), holding);
+}
+
+/// A held man is an input of its own: a net whose held-knight rows are the rows of a knight
+/// on e4 evaluates a position with a knight held as the same position with that knight on e4;
+/// a second held-man input is on only with two held; and a net without held-man inputs sees
+/// the held knight as no man at all.
+#[test]
+fn held_men_reach_the_net_through_their_own_inputs() {
+    let emissary = builtin_variants().get("emissary").expect("emissary");
+    let mut net = random_net(emissary, 32, 21);
+    let map = InputMap::new(&net, emissary);
+    // a held knight weighs what a knight on e4 does; e5 is made to weigh the same, since
+    // Black's view of e4 is e5 and the held rows are the same for both views
+    let (e4, e5) = (Square::new(28), Square::new(36));
+    let h = net.hidden;
+    let knight = |c| {
+        Piece::new(
+            c,
+            emissary
+                .piece_types()
+                .find(|&t| emissary.letter(t) == 'n')
+                .unwrap(),
+        )
+    };
+    for color in Color::ALL {
+        let on_e4 = map.feature(Color::White, knight(color), e4);
+        let row: Vec<i16> = net.ft_weights[on_e4 * h..(on_e4 + 1) * h].to_vec();
+        for target in [
+            map.feature(Color::White, knight(color), e5),
+            map.held_feature(Color::White, knight(color), 0),
+        ] {
+            net.ft_weights[target * h..(target + 1) * h].copy_from_slice(&row);
+        }
+    }
+    let loaded = LoadedNet::new(Arc::new(net.clone()), emissary, "test").expect("fits");
+    assert!(loaded.sees_held);
+    let held = Position::from_fen(
+        emissary,
+        "r1bqkbnr/pppppppp/8/8/8/8/PPPPPPPP/R1BQKBNR[Nn] w KQkq - 0 1",
+    )
+    .expect("a legal FEN with a knight held by each side");
+    let placed = Position::from_fen(
+        emissary,
+        "r1bqkbnr/pppppppp/8/8/4N3/8/PPPPPPPP/R1BQKBNR[n] w KQkq - 0 1",
+    )
+    .expect("the white knight on e4, Black's still held");
+    let mut stack = AccumulatorStack::new(h, 4);
+    stack.reset();
+    assert_eq!(loaded.evaluate_fresh(&held), loaded.evaluate_fresh(&placed));
+    assert_eq!(
+        stack.evaluate(&loaded, &held),
+        loaded.evaluate_fresh(&placed)
+    );
+    // without held-man inputs the held knights are not seen: the position without them
+    let mut blind = net.clone();
+    blind.held_inputs = 0;
+    blind.ft_weights.truncate(blind.inputs() * h);
+    let blind = LoadedNet::new(Arc::new(blind), emissary, "test").expect("fits");
+    assert!(!blind.sees_held);
+    let none = Position::from_fen(
+        emissary,
+        "r1bqkbnr/pppppppp/8/8/8/8/PPPPPPPP/R1BQKBNR w KQkq - 0 1",
+    )
+    .expect("no knights");
+    assert_eq!(blind.evaluate_fresh(&held), blind.evaluate_fresh(&none));
+    assert_ne!(loaded.evaluate_fresh(&held), loaded.evaluate_fresh(&none));
 }
 
 /// A net of turn-phase buckets reads the phase of the position: the three plies of a 007
