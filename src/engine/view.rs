@@ -175,17 +175,23 @@ impl Engine {
         None
     }
 
-    /// Which of this game's legal pawn moves XBoard refuses while it tests legality by its
-    /// own rules (its default), if any. XBoard 4.9 (`moves.c`: `GenPseudoLegal` and
-    /// `LegalityTest`) lets a pawn of a `fairy` variant promote only on reaching the last rank
-    /// (a promotion letter on any other move is an illegal move, and the engine forfeits), and
-    /// double-step only from its first two ranks, the lower half of the board's. A
-    /// game it cannot referee at all ([`Engine::gui_cannot_referee`]) is not asked.
+    /// Which of this game's legal moves XBoard refuses while it tests legality by its own
+    /// rules (its default), if any. XBoard 4.9 (`moves.c`: `GenPseudoLegal` and
+    /// `LegalityTest`) knows a man's moves from its Betza text alone (the `piece` lines of
+    /// `setup`) and judges checks by them, so moves of a mechanic's own, an attack relation of
+    /// its own, or powers a mechanic adds to the tables at load are refused or misjudged. It
+    /// lets a pawn of a `fairy` variant promote only on reaching the last rank (a promotion
+    /// letter on any other move is an illegal move, and the engine forfeits), and double-step
+    /// only from its first two ranks, the lower half of the board's. A game it cannot referee
+    /// at all ([`Engine::gui_cannot_referee`]) is not asked.
     pub fn gui_legality_refuses(&self) -> Option<&'static str> {
         if self.three.is_some() || self.gui_cannot_referee().is_some() {
             return None;
         }
         let r = self.rules;
+        if let Some(why) = powers_beyond_betza(r) {
+            return Some(why);
+        }
         // only pawns are refused
         r.pieces[PieceType::PAWN.index()].as_ref()?;
         let shape = r.shape;
@@ -368,6 +374,29 @@ pub(super) fn three_result_words(r: &foreignpolicy::Results) -> String {
         })
         .collect();
     words.join(", ")
+}
+
+/// Powers of the men beyond their Betza text, or an attack relation of the rules' own, which a
+/// GUI that tests moves by the Betza text refuses or misjudges.
+fn powers_beyond_betza(r: &crate::position::Variant) -> Option<&'static str> {
+    let mechanics = &r.mechanics;
+    if mechanics.uses(Hooks::MOVES) {
+        return Some("moves that depend on the position");
+    }
+    if mechanics.uses(Hooks::ATTACK) || mechanics.uses(Hooks::CHECK) {
+        return Some("checks judged by rules of its own");
+    }
+    let defs = || r.pieces.iter().flatten();
+    if defs().any(|d| d.moves.mirror_leap) {
+        return Some("mirror leaps");
+    }
+    if defs().any(|d| d.moves.added_leaps) {
+        return Some("powers that depend on the square");
+    }
+    if defs().any(|d| d.moves.no_adjacent_capture) {
+        return Some("men that cannot capture next to them, and so do not check there");
+    }
+    None
 }
 
 #[cfg(test)]

@@ -229,3 +229,43 @@ fn the_user_is_told_to_turn_legality_testing_off_where_xboard_refuses_a_promotio
     assert!(told.is_empty(), "{told:?}");
     assert!(e.quit());
 }
+
+/// XBoard knows a man's moves only from the Betza text of `setup`'s `piece` lines and judges
+/// checks by them: a variant whose men have more powers (by the square, the position, a
+/// mirror leap) or whose checks follow rules of their own is refused or misjudged with
+/// legality testing on (a camouflage game forfeited on a shade move, f3e4, in XBoard 4.9).
+#[test]
+fn the_user_is_told_to_turn_legality_testing_off_where_xboard_does_not_know_the_men() {
+    let mut e = xboard();
+    e.send("new");
+    let cases = [
+        ("camouflage", "powers that depend on the square"),
+        ("kaleidoscope", "mirror leaps"),
+        ("rolemodel", "moves that depend on the position"),
+        ("countermove", "moves that depend on the position"),
+        ("cloverleaf", "moves that depend on the position"),
+        ("hippophobic", "checks judged by rules of its own"),
+        ("jadoube", "cannot capture next to them"),
+    ];
+    for (n, (variant, why)) in cases.into_iter().enumerate() {
+        e.send(&format!("variant {variant}"));
+        let told = popups_until_pong(&mut e, n as u32, "tellusererror");
+        assert_eq!(told.len(), 1, "{variant}: {told:?}");
+        for part in [variant, why, "-testLegality false"] {
+            assert!(told[0].contains(part), "{part}: {}", told[0]);
+        }
+    }
+    // men XBoard knows from their Betza text: nothing to say
+    for variant in [
+        "palace",
+        "missingfile",
+        "garrison",
+        "nonlinear",
+        "torpedo-paletta",
+    ] {
+        e.send(&format!("variant {variant}"));
+    }
+    let told = popups_until_pong(&mut e, 99, "tellusererror");
+    assert!(told.is_empty(), "{told:?}");
+    assert!(e.quit());
+}
