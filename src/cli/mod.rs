@@ -538,6 +538,7 @@ fn cmd_train(m: &ArgMatches) -> Result<(), String> {
         threads: count(m, "threads", d.threads),
         mirror: value(m, "mirror").unwrap_or(d.mirror),
         turn_buckets: value(m, "turn-buckets").unwrap_or(d.turn_buckets),
+        men_buckets: count(m, "men-buckets", d.men_buckets),
         init: match value::<String>(m, "init") {
             Some(name) => Some(initial_net(&name)?),
             None => None,
@@ -547,7 +548,14 @@ fn cmd_train(m: &ArgMatches) -> Result<(), String> {
     if is_three(m) {
         refuse_two_colour_options(
             m,
-            &["mirror", "turn-buckets", "init", "checkpoint", "variants"],
+            &[
+                "mirror",
+                "turn-buckets",
+                "men-buckets",
+                "init",
+                "checkpoint",
+                "variants",
+            ],
             "train",
         )?;
         return train_three(&data_arg, &out, &cfg);

@@ -14,8 +14,8 @@
 //! processor).
 
 use super::packed::{self, Layout, Record, RECORD_BYTES};
-use crate::eval::nnue::file::MAX_OUTPUT_WEIGHT;
-use crate::eval::nnue::{input_count, Network, QA, QB};
+use crate::eval::nnue::file::{MAX_BUCKETS, MAX_OUTPUT_WEIGHT};
+use crate::eval::nnue::{input_count, men_bucket, start_men, BucketBy, Network, QA, QB};
 use crate::geometry::Color;
 use crate::position::{Mechanics, Position, Variant};
 use rayon::prelude::*;
@@ -81,6 +81,9 @@ pub struct TrainConfig {
     /// Whether the output has a bucket for each phase of the variant's turns (where it has
     /// more than one: the 007 family); a one-bucket net starts every bucket alike.
     pub turn_buckets: bool,
+    /// Output buckets by the men on the board (`--men-buckets`; 0 or 1: none), for variants
+    /// whose turns have no phases (or with `turn_buckets` off).
+    pub men_buckets: usize,
     /// A file where the run's state is kept after every epoch (written whole, then renamed),
     /// and from which a stopped run with the same data and settings goes on.
     pub checkpoint: Option<std::path::PathBuf>,
@@ -102,6 +105,7 @@ impl Default for TrainConfig {
             mirror: false,
             init: None,
             turn_buckets: true,
+            men_buckets: 0,
             checkpoint: None,
         }
     }
@@ -218,24 +222,63 @@ struct Sample {
     bucket: usize,
 }
 
+/// How a record's output bucket is chosen (as `eval::nnue::LoadedNet::bucket` chooses a
+/// position's).
+#[derive(Clone, Copy)]
+enum Bucketing<'a> {
+    /// One bucket.
+    One,
+    /// The turn's phase at the record's ply.
+    Phases(&'a Mechanics),
+    /// The band of the men on the board, of `buckets`, for a variant that starts with `start`.
+    Men { start: usize, buckets: usize },
+}
+
+impl Bucketing<'_> {
+    /// How many buckets.
+    fn count(&self) -> usize {
+        match self {
+            Bucketing::One => 1,
+            Bucketing::Phases(m) => m.turn_phases(),
+            Bucketing::Men { buckets, .. } => *buckets,
+        }
+    }
+
+    /// The bucket of an unpacked record.
+    fn of(&self, u: &packed::Unpacked) -> usize {
+        match self {
+            Bucketing::One => 0,
+            Bucketing::Phases(m) => m.turn_phase(u.ply as u32),
+            Bucketing::Men { start, buckets } => men_bucket(u.men.len(), *start, *buckets),
+        }
+    }
+
+    /// What the net file says picks the bucket.
+    fn by(&self) -> BucketBy {
+        match self {
+            Bucketing::Men { .. } => BucketBy::Men,
+            _ => BucketBy::TurnPhase,
+        }
+    }
+}
+
 /// The inputs of a record, numbered as `eval::nnue::InputMap` numbers them (with `held`
 /// inputs per colour and type for held men); with `mirror_files`, the board reflected left to
-/// right on a board of that many files; with `phases`, the output bucket of the turn's phase at
-/// the record's ply.
+/// right on a board of that many files; its output bucket as `bucketing` chooses it.
 fn sample(
     r: &Record,
     types: usize,
     ranks: i8,
     held: u8,
     mirror_files: Option<i8>,
-    phases: Option<&Mechanics>,
+    bucketing: Bucketing,
 ) -> Sample {
     let u = packed::unpack(r, types).expect("records are checked at load");
     let mut s = Sample {
         us: [0; MAX_ON],
         them: [0; MAX_ON],
         on: u.men.len(),
-        bucket: phases.map_or(0, |m| m.turn_phase(u.ply as u32)),
+        bucket: bucketing.of(&u),
         score: u.white_score as f32,
         result: u.white_half_points as f32 / 2.0,
     };
@@ -289,11 +332,14 @@ struct Params {
     out_w: Vec<f32>,
     /// One per bucket.
     out_b: Vec<f32>,
+    /// What picks the bucket where there are several.
+    by: BucketBy,
 }
 
 impl Params {
     fn zeros(inputs: usize, hidden: usize, buckets: usize) -> Params {
         Params {
+            by: BucketBy::TurnPhase,
             hidden,
             ft_w: vec![0.0; inputs * hidden],
             ft_b: vec![0.0; hidden],
@@ -404,6 +450,7 @@ impl Params {
             }
         }
         Ok(Params {
+            by: net.bucket_by,
             hidden,
             ft_w,
             ft_b: net.ft_bias.iter().map(|&w| w as f32 / qa).collect(),
@@ -618,7 +665,7 @@ pub fn fit_scale(samples: &[Record], types: usize, ranks: i8) -> f32 {
         .iter()
         .step_by((samples.len() / 200_000).max(1))
         .map(|r| {
-            let s = sample(r, types, ranks, 0, None, None);
+            let s = sample(r, types, ranks, 0, None, Bucketing::One);
             (s.score, s.result)
         })
         .collect();
@@ -657,6 +704,7 @@ fn quantise(p: &Params, layout: &Layout) -> Network {
         hidden: p.hidden,
         scale: OUTPUT_SCALE,
         buckets: p.out_b.len(),
+        bucket_by: p.by,
         held_inputs,
         ft_weights: p.ft_w.iter().map(|&w| q(w, QA as f32)).collect(),
         ft_bias: p.ft_b.iter().map(|&w| q(w, QA as f32)).collect(),
@@ -726,7 +774,7 @@ fn fingerprint(cfg: &TrainConfig, k: f32, buckets: usize, records: usize, values
         k.to_bits() as u64,
         cfg.validation.to_bits(),
         cfg.seed,
-        cfg.mirror as u64 | (buckets as u64) << 1,
+        cfg.mirror as u64 | (buckets as u64) << 1 | (cfg.men_buckets as u64) << 8,
         records as u64,
         values as u64,
         init.map_or(0, |bytes| fnv(&bytes)),
@@ -875,8 +923,26 @@ pub fn train(
     let held = held_inputs_for(data.rules);
     let inputs = input_count(types, held);
     let mechanics = &data.rules.mechanics;
-    let phases = (cfg.turn_buckets && mechanics.turn_phases() > 1).then_some(mechanics);
-    let buckets = phases.map_or(1, |m| m.turn_phases());
+    let phased = cfg.turn_buckets && mechanics.turn_phases() > 1;
+    let bucketing = match cfg.men_buckets {
+        0 | 1 if phased => Bucketing::Phases(mechanics),
+        0 | 1 => Bucketing::One,
+        _ if phased => {
+            return Err(format!(
+                "--men-buckets: {}'s turns have phases, which pick the bucket; give \
+                 --turn-buckets false to bucket by men instead",
+                data.rules.name
+            ))
+        }
+        n if n > MAX_BUCKETS => {
+            return Err(format!("--men-buckets {n}: at most {MAX_BUCKETS}"));
+        }
+        n => Bucketing::Men {
+            start: start_men(data.rules),
+            buckets: n,
+        },
+    };
+    let buckets = bucketing.count();
     let (mut train_idx, mut valid_idx) = (Vec::new(), Vec::new());
     let block = (data.records.len() / 100).clamp(1, BLOCK);
     for i in 0..data.records.len() {
@@ -901,9 +967,18 @@ pub fn train(
         .build()
         .map_err(|e| e.to_string())?;
     let mut p = match &cfg.init {
+        Some(net) if net.buckets > 1 && net.bucket_by != bucketing.by() => {
+            return Err(format!(
+                "--init: the net's {} output buckets follow {:?}, training wants {:?}",
+                net.buckets,
+                net.bucket_by,
+                bucketing.by()
+            ));
+        }
         Some(net) => Params::from_network(net, &data.layout, cfg.hidden, buckets, held)?,
         None => Params::random(inputs, cfg.hidden, buckets, cfg.seed),
     };
+    p.by = bucketing.by();
     let mut adam = Adam::new(p.len());
     let mut scratch: Vec<Scratch> = (0..CHUNKS)
         .map(|_| Scratch {
@@ -954,7 +1029,7 @@ pub fn train(
                             ranks,
                             held,
                             mirror.then_some(files),
-                            phases,
+                            bucketing,
                         );
                         sc.loss += backward(&p, &s, cfg.lambda, k, sc) as f64;
                     }
@@ -974,7 +1049,7 @@ pub fn train(
                     let mut acc = [vec![0.0; cfg.hidden], vec![0.0; cfg.hidden]];
                     part.iter()
                         .map(|&i| {
-                            let s = sample(&data.records[i], types, ranks, held, None, phases);
+                            let s = sample(&data.records[i], types, ranks, held, None, bucketing);
                             let out = forward(&p, &s, &mut acc);
                             let pred = sigmoid(out * OUTPUT_SCALE as f32 / k);
                             ((pred - target(&s, cfg.lambda, k)) as f64).powi(2)
@@ -1119,6 +1194,53 @@ mod tests {
         );
     }
 
+    /// Output buckets by men: the trainer and the engine put a position in the same band, and
+    /// the float and quantised nets agree through it; the bands differ with the men left.
+    #[test]
+    fn men_buckets_are_the_same_in_the_trainer_and_the_engine() {
+        let chess = builtin_variants().get("chess").expect("chess");
+        let layout = Layout::new(chess).expect("layout");
+        let mut p = Params::random(768, 32, 8, 9);
+        p.by = BucketBy::Men;
+        let snap = |x: &mut f32, s: f32| *x = (*x * s).round() / s;
+        p.ft_w.iter_mut().for_each(|w| snap(w, QA as f32));
+        p.ft_b.iter_mut().for_each(|w| snap(w, QA as f32));
+        p.out_w.iter_mut().for_each(|w| snap(w, QB as f32));
+        for (i, b) in p.out_b.iter_mut().enumerate() {
+            *b = i as f32 * 0.1;
+            snap(b, (QA * QB) as f32);
+        }
+        let net = quantise(&p, &layout);
+        assert_eq!((net.buckets, net.bucket_by), (8, BucketBy::Men));
+        let loaded = LoadedNet::new(Arc::new(net), chess, "test").expect("fits");
+        let bucketing = Bucketing::Men {
+            start: start_men(chess),
+            buckets: 8,
+        };
+        let mut seen = Vec::new();
+        for fen in [
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "r1bqk2r/pp3ppp/2n2n2/8/8/2N2N2/PP3PPP/R1BQK2R w KQkq - 0 8",
+            "4k3/pp6/8/8/8/8/PP3R2/4K3 b - - 0 30",
+            "8/5k2/8/3P4/8/8/5K2/8 w - - 0 50",
+        ] {
+            let pos = Position::from_fen(chess, fen).expect("fen");
+            let r = packed::pack(&layout, &pos, 0, 0.5).expect("packs");
+            let s = sample(&r, 6, 8, 0, None, bucketing);
+            assert_eq!(s.bucket, loaded.bucket(&pos), "{fen}");
+            let mut acc = [vec![0.0; 32], vec![0.0; 32]];
+            let float_cp = forward(&p, &s, &mut acc) * OUTPUT_SCALE as f32;
+            let engine_cp = loaded.evaluate_fresh(&pos);
+            assert!(
+                (float_cp - engine_cp as f32).abs() <= 1.01,
+                "{fen}: float {float_cp}, engine {engine_cp}"
+            );
+            seen.push(s.bucket);
+        }
+        // 32, 24, 7 and 3 men: bands 7, 5, 1 and 0 of 8
+        assert_eq!(seen, [7, 5, 1, 0]);
+    }
+
     /// A random float net of `rules`' inputs, snapped to the quantisation grid, evaluates each
     /// of `fens` within a centipawn of the quantised net in the engine.
     fn float_and_quantised_agree(rules: &'static Variant, fens: &[&str]) {
@@ -1137,7 +1259,7 @@ mod tests {
         for &fen in fens {
             let pos = Position::from_fen(rules, fen).expect("fen");
             let r = packed::pack(&layout, &pos, 0, 0.5).expect("packs");
-            let s = sample(&r, 6, 8, held, None, None);
+            let s = sample(&r, 6, 8, held, None, Bucketing::One);
             let board = pos.occupied().count() as usize;
             assert_eq!(s.on > board, fen.contains('['), "{fen}: held inputs on");
             let mut acc = [vec![0.0; 32], vec![0.0; 32]];
@@ -1200,7 +1322,7 @@ mod tests {
         let mut pos = Position::startpos(detente);
         for ply in 0..6 {
             let r = packed::pack(&layout, &pos, 0, 0.5).expect("packs");
-            let s = sample(&r, 6, 8, 0, None, Some(&detente.mechanics));
+            let s = sample(&r, 6, 8, 0, None, Bucketing::Phases(&detente.mechanics));
             assert_eq!(s.bucket, ply % 3);
             let mut acc = [vec![0.0; 32], vec![0.0; 32]];
             let float_cp = forward(&p, &s, &mut acc) * OUTPUT_SCALE as f32;
@@ -1287,6 +1409,66 @@ mod tests {
         let _ = std::fs::remove_file(&path);
     }
 
+    /// `--men-buckets`: a run trains a net of buckets by men, starting every bucket from a
+    /// one-bucket net given by `--init`, and refuses a bucket count beyond the file's, a net of
+    /// buckets by another choice, and a variant whose turns' phases pick the bucket.
+    #[test]
+    fn a_run_with_men_buckets_trains_from_a_one_bucket_net_and_refuses_what_does_not_fit() {
+        let data = opening_data();
+        let cfg = TrainConfig {
+            hidden: 16,
+            epochs: 1,
+            batch: 8,
+            validation: 0.3,
+            ..TrainConfig::default()
+        };
+        let plain = train(&data, &cfg, |_, _, _| {}).expect("trains");
+        assert_eq!(plain.buckets, 1);
+        let by_men = TrainConfig {
+            men_buckets: 4,
+            init: Some(Arc::new(plain.clone())),
+            rate: 1e-9,
+            ..cfg.clone()
+        };
+        let net = train(&data, &by_men, |_, _, _| {}).expect("trains");
+        assert_eq!((net.buckets, net.bucket_by), (4, BucketBy::Men));
+        // a rate near zero leaves each bucket the one-bucket net's output
+        for b in 0..4 {
+            assert_eq!(net.out_bias[b], plain.out_bias[0]);
+            assert_eq!(net.out_weights[b * 32..(b + 1) * 32], plain.out_weights[..]);
+        }
+        let too_many = TrainConfig {
+            men_buckets: MAX_BUCKETS + 1,
+            ..cfg.clone()
+        };
+        let err = train(&data, &too_many, |_, _, _| {}).expect_err("refused");
+        assert!(err.contains("at most 8"), "{err}");
+        let mut phased = net.clone();
+        phased.bucket_by = BucketBy::TurnPhase;
+        let other_choice = TrainConfig {
+            init: Some(Arc::new(phased)),
+            ..by_men.clone()
+        };
+        let err = train(&data, &other_choice, |_, _, _| {}).expect_err("refused");
+        assert!(err.contains("TurnPhase"), "{err}");
+        let detente = builtin_variants().get("007detente").expect("007detente");
+        let detente_data = Data {
+            rules: detente,
+            layout: Layout::new(detente).expect("layout"),
+            records: data.records.clone(),
+        };
+        let err = train(
+            &detente_data,
+            &TrainConfig {
+                men_buckets: 4,
+                ..cfg
+            },
+            |_, _, _| {},
+        )
+        .expect_err("refused");
+        assert!(err.contains("--turn-buckets false"), "{err}");
+    }
+
     /// A checkpoint made with the run's settings whose state is damaged (the fingerprint
     /// does not cover it) is refused by name, never resumed: an epoch past the run's (one far
     /// past it replayed the epochs' shuffles for ever: found by tests/suite/file_fuzz.rs), a
@@ -1357,7 +1539,7 @@ mod tests {
         )
         .expect("fen");
         let r = packed::pack(&layout, &pos, 35, 1.0).expect("packs");
-        let s = sample(&r, 6, 8, 0, None, None);
+        let s = sample(&r, 6, 8, 0, None, Bucketing::One);
         let p = Params::random(768, 16, 1, 9);
         let mut sc = Scratch {
             acc: [vec![0.0; 16], vec![0.0; 16]],
@@ -1420,7 +1602,7 @@ mod tests {
                 8,
                 0,
                 mirror,
-                None,
+                Bucketing::One,
             );
             let (mut us, mut them) = (s.us[..s.on].to_vec(), s.them[..s.on].to_vec());
             us.sort_unstable();

@@ -773,6 +773,7 @@ fn small_net_bytes(variant: &str, hidden: usize) -> Vec<u8> {
         ft_bias: vec![30; hidden],
         buckets,
         held_inputs: 0,
+        bucket_by: Default::default(),
         out_weights: (0..buckets * 2 * hidden)
             .map(|i| ((i * 31) % 51) as i16 - 25)
             .collect(),

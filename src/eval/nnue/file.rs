@@ -5,33 +5,34 @@
 //! | bytes | content |
 //! | --- | --- |
 //! | 8 | magic `CHIMNNUE` |
-//! | 4 | format version (1, 2 or 3) |
+//! | 4 | format version (1 to 4) |
 //! | 1 + n | the variant's name (length, then ASCII) |
 //! | 1 + t | the man types' FEN letters in input order (length, then lower-case ASCII) |
 //! | 1, 1 | the board's files and ranks |
 //! | 2 | hidden size `H` (a multiple of 16, at most [`MAX_HIDDEN`]) |
 //! | 2, 2, 2 | the accumulator scale `QA`, the output scale `QB`, the centipawn scale |
-//! | 1 | versions 2 and 3: output buckets `B` (1..=[`MAX_BUCKETS`]); version 1 has one |
-//! | 1 | version 3 only: held-man inputs `M` per colour and type (1..=[`MAX_HELD_INPUTS`]); older versions have none |
+//! | 1 | versions 2 to 4: output buckets `B` (1..=[`MAX_BUCKETS`]); version 1 has one |
+//! | 1 | versions 3 and 4: held-man inputs `M` per colour and type (1..=[`MAX_HELD_INPUTS`] in version 3, 0..= in 4); older versions have none |
+//! | 1 | version 4: what picks the bucket, 0 the turn's phase, 1 the men on the board; older versions: the phase |
 //! | 2 * I * H | feature weights, i16, input-major (`I = 2 * t * 64 + 2 * t * M` inputs) |
 //! | 2 * H | feature biases, i16 |
 //! | B * 2 * 2H | output weights, i16, per bucket (the side to move's half first), each within ±127 |
 //! | B * 4 | output biases, i32 |
 //! | 8 | FNV-1a hash of every byte before it |
 //!
-//! A net of one bucket is written as version 1, and a net without held-man inputs as version 1
-//! or 2, so files made before buckets or held men existed and files made since without them
-//! are the same bytes.
+//! A net of one bucket is written as version 1, a net without held-man inputs as version 1
+//! or 2, and version 4 only for buckets by men, so files made before buckets, held men or
+//! buckets by men existed and files made since without them are the same bytes.
 //! A file is accepted whole or not at all: the length must be exactly what the header implies
 //! and the hash must match, so a truncated or damaged file is refused, never half-loaded.
 
-use super::{Network, QA, QB};
+use super::{BucketBy, Network, QA, QB};
 use std::fmt;
 
 /// The magic that starts every net file.
 pub const MAGIC: &[u8; 8] = b"CHIMNNUE";
 /// The newest format version this engine reads and writes (it reads every older one too).
-pub const VERSION: u32 = 3;
+pub const VERSION: u32 = 4;
 /// Most held-man inputs per colour and type a net file may declare.
 pub const MAX_HELD_INPUTS: u8 = 16;
 /// Most output buckets a net file may declare.
@@ -197,11 +198,25 @@ pub fn parse(bytes: &[u8]) -> Result<Network, NetError> {
         )));
     }
     let held_inputs = if version >= 3 { r.u8("header")? } else { 0 };
-    if version >= 3 && !(1..=MAX_HELD_INPUTS).contains(&held_inputs) {
+    let least_held = if version == 3 { 1 } else { 0 };
+    if !(least_held..=MAX_HELD_INPUTS).contains(&held_inputs) {
         return Err(NetError::Header(format!(
-            "{held_inputs} held-man inputs per type (1 to {MAX_HELD_INPUTS} in a version 3 file)"
+            "{held_inputs} held-man inputs per type ({least_held} to {MAX_HELD_INPUTS} in a \
+             version {version} file)"
         )));
     }
+    let bucket_by = match version {
+        4 => match r.u8("header")? {
+            0 => BucketBy::TurnPhase,
+            1 => BucketBy::Men,
+            k => {
+                return Err(NetError::Header(format!(
+                    "bucket choice {k} (0: the turn's phase, 1: the men on the board)"
+                )))
+            }
+        },
+        _ => BucketBy::TurnPhase,
+    };
     let inputs = super::input_count(letters.len(), held_inputs);
     let ft_weights = r.i16s(inputs * hidden, "feature weights")?;
     let ft_bias = r.i16s(hidden, "feature biases")?;
@@ -228,6 +243,7 @@ pub fn parse(bytes: &[u8]) -> Result<Network, NetError> {
         ft_weights,
         ft_bias,
         buckets,
+        bucket_by,
         held_inputs,
         out_weights,
         out_bias,
@@ -238,7 +254,9 @@ pub fn parse(bytes: &[u8]) -> Result<Network, NetError> {
 pub fn serialize(net: &Network) -> Vec<u8> {
     let mut out = Vec::with_capacity(64 + 2 * net.ft_weights.len());
     out.extend_from_slice(MAGIC);
+    let by_men = net.buckets > 1 && net.bucket_by == BucketBy::Men;
     let version: u32 = match (net.held_inputs, net.buckets) {
+        _ if by_men => 4,
         (0, 1) => 1,
         (0, _) => 2,
         _ => 3,
@@ -258,6 +276,9 @@ pub fn serialize(net: &Network) -> Vec<u8> {
     }
     if version > 2 {
         out.push(net.held_inputs);
+    }
+    if version > 3 {
+        out.push(by_men as u8);
     }
     for part in [&net.ft_weights, &net.ft_bias, &net.out_weights] {
         for w in part.iter() {

@@ -16,7 +16,8 @@
 //! their rows are added when an evaluation is asked for (few men are ever held), so the
 //! accumulators and every other variant pay nothing for them. A mechanic's other state is not
 //! an input. Where a turn has phases (the 007 family) a net may have an output bucket per
-//! phase, chosen by [`Position::turn_phase`].
+//! phase, chosen by [`Position::turn_phase`]; any net may instead have output buckets by the
+//! men on the board ([`men_bucket`]).
 
 mod accumulator;
 pub mod embedded;
@@ -57,14 +58,41 @@ pub struct Network {
     pub ft_weights: Vec<i16>,
     /// Feature biases, `hidden`.
     pub ft_bias: Vec<i16>,
-    /// Output buckets: 1, or the variant's turn phases ([`Position::turn_phase`] picks one).
+    /// Output buckets: 1, the variant's turn phases ([`Position::turn_phase`] picks one), or
+    /// bands of the men on the board ([`men_bucket`]), as `bucket_by` says.
     pub buckets: usize,
+    /// What picks the output bucket where there are several.
+    pub bucket_by: BucketBy,
     /// Inputs per colour and man type for the men held off the board (0: none).
     pub held_inputs: u8,
     /// Output weights, `buckets * 2 * hidden`: per bucket, the side to move's half first.
     pub out_weights: Vec<i16>,
     /// Output biases, one per bucket, at scale `QA * QB`.
     pub out_bias: Vec<i32>,
+}
+
+/// What chooses a net's output bucket when it has several.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum BucketBy {
+    /// The phase of the turn (the 007 family's Detente slots).
+    #[default]
+    TurnPhase,
+    /// The men on the board, in equal bands up to the start position's count.
+    Men,
+}
+
+/// The output bucket of a position with `men` men on the board, in a variant that starts with
+/// `start_men`, for a net of `buckets` buckets by men: equal bands, the fullest boards (and
+/// any beyond the start's count, as drops may make) in the last.
+#[inline(always)]
+pub fn men_bucket(men: usize, start_men: usize, buckets: usize) -> usize {
+    (men.saturating_sub(1) * buckets / start_men.max(1)).min(buckets - 1)
+}
+
+/// The men of `rules`' start position: the letters of its FEN's board field.
+pub fn start_men(rules: &Variant) -> usize {
+    let board = rules.start_fen.split([' ', '[']).next().unwrap_or("");
+    board.chars().filter(|c| c.is_ascii_alphabetic()).count()
 }
 
 impl std::fmt::Debug for Network {
@@ -130,7 +158,7 @@ impl Network {
         }
         self.check_inputs(rules)?;
         let phases = rules.mechanics.turn_phases();
-        if self.buckets != 1 && self.buckets != phases {
+        if self.buckets != 1 && self.bucket_by == BucketBy::TurnPhase && self.buckets != phases {
             return Err(NetError::Mismatch(format!(
                 "the net has {} output buckets, the variant's turns {phases} phases",
                 self.buckets
@@ -229,6 +257,8 @@ pub struct LoadedNet {
     pub source: String,
     /// Whether the net has held-man inputs and the variant holdings to fill them.
     pub sees_held: bool,
+    /// The men of the variant's start position (for output buckets by men).
+    pub start_men: usize,
 }
 
 impl LoadedNet {
@@ -242,6 +272,7 @@ impl LoadedNet {
         let map = InputMap::new(&net, rules);
         Ok(LoadedNet {
             sees_held: net.held_inputs > 0 && rules.has_holdings(),
+            start_men: start_men(rules),
             net,
             map,
             source: source.to_string(),
@@ -271,13 +302,20 @@ impl LoadedNet {
         }
     }
 
-    /// The output bucket of `pos`: its turn's phase where the net has a bucket per phase.
+    /// The output bucket of `pos`: its turn's phase where the net has a bucket per phase, its
+    /// band of men where it has buckets by men.
     #[inline(always)]
     pub fn bucket(&self, pos: &Position) -> usize {
-        if self.net.buckets > 1 {
-            pos.turn_phase()
-        } else {
-            0
+        if self.net.buckets == 1 {
+            return 0;
+        }
+        match self.net.bucket_by {
+            BucketBy::TurnPhase => pos.turn_phase(),
+            BucketBy::Men => men_bucket(
+                pos.occupied().count() as usize,
+                self.start_men,
+                self.net.buckets,
+            ),
         }
     }
 

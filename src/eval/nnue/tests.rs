@@ -41,6 +41,7 @@ pub(crate) fn random_net(rules: &Variant, hidden: usize, seed: u64) -> Network {
             .collect(),
         ft_bias: (0..hidden).map(|_| rng.range(-20, 120) as i16).collect(),
         buckets,
+        bucket_by: Default::default(),
         held_inputs,
         out_weights: (0..buckets * 2 * hidden)
             .map(|_| rng.range(-127, 127) as i16)
@@ -137,6 +138,51 @@ fn held_men_reach_the_net_through_their_own_inputs() {
     .expect("no knights");
     assert_eq!(blind.evaluate_fresh(&held), blind.evaluate_fresh(&none));
     assert_ne!(loaded.evaluate_fresh(&held), loaded.evaluate_fresh(&none));
+}
+
+/// A net of buckets by men reads the men on the board, in any variant (a 007 position's
+/// phase does not matter to it), and is written as version 4.
+#[test]
+fn the_output_bucket_follows_the_men_on_the_board() {
+    let set = builtin_variants();
+    let chess = set.get("chess").expect("chess");
+    let mut net = random_net(chess, 32, 6);
+    net.buckets = 4;
+    net.bucket_by = super::BucketBy::Men;
+    net.out_weights = vec![0; 4 * 2 * 32];
+    // no output weights, a bias per bucket: the evaluation names the bucket
+    net.out_bias = (0..4).map(|b| b * 255 * 64 * 10).collect();
+    let bytes = file::serialize(&net);
+    assert_eq!(bytes[8], 4);
+    assert_eq!(file::parse(&bytes).expect("parses"), net);
+    let loaded = LoadedNet::new(Arc::new(net.clone()), chess, "test").expect("fits");
+    let eval = |fen: &str| loaded.evaluate_fresh(&Position::from_fen(chess, fen).expect("fen"));
+    assert_eq!(
+        eval("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"),
+        3 * 4000
+    );
+    assert_eq!(eval("4k3/pppp4/8/8/8/8/PPPP4/4K3 w - - 0 1"), 4000);
+    assert_eq!(eval("4k3/8/8/8/8/8/8/4K3 w - - 0 1"), 0);
+    // a net made for 007detente by men loads though its turns have three phases
+    let detente = set.get("007detente").expect("007detente");
+    let mut by_men = random_net(detente, 32, 7);
+    by_men.buckets = 4;
+    by_men.bucket_by = super::BucketBy::Men;
+    by_men.out_weights = vec![0; 4 * 2 * 32];
+    by_men.out_bias = vec![0; 4];
+    assert!(LoadedNet::new(Arc::new(by_men.clone()), detente, "test").is_ok());
+    by_men.bucket_by = super::BucketBy::TurnPhase;
+    assert!(LoadedNet::new(Arc::new(by_men), detente, "test").is_err());
+    // a bucket choice this engine does not know is refused
+    let mut bytes = file::serialize(&net);
+    let at = bytes.len() - 8 - (2 * 768 * 32 + 2 * 32 + 4 * 2 * 2 * 32 + 4 * 4) - 1;
+    assert_eq!(bytes[at], 1);
+    bytes[at] = 2;
+    let body = bytes.len() - 8;
+    let hash = file::fnv1a(&bytes[..body]);
+    bytes[body..].copy_from_slice(&hash.to_le_bytes());
+    let err = file::parse(&bytes).expect_err("unknown choice").to_string();
+    assert!(err.contains("bucket choice 2"), "{err}");
 }
 
 /// A net of turn-phase buckets reads the phase of the position: the three plies of a 007
