@@ -145,7 +145,7 @@ fn train() -> Command {
         .arg(opt("seed", "S", "the random seed").value_parser(value_parser!(u64)))
         .arg(opt("threads", "T", "threads").value_parser(value_parser!(u64).range(1..=1024)))
         .arg(opt("mirror", "true|false", "also show each position reflected left to right (for rules symmetric that way)").value_parser(value_parser!(bool)))
-        .arg(opt("init", "NET", "start from a net (a built-in name such as chess.nnue, or a file) with the same men, board and hidden size"))
+        .arg(opt("init", "NET", "start from a net (a built-in name such as chess.nnue, or a file) with the same men and board and a hidden size no wider than --hidden (a narrower one is widened: the added values start silent)"))
         .arg(opt("turn-buckets", "true|false", "an output bucket per turn phase where turns have phases (the 007 family; default true)").value_parser(value_parser!(bool)))
         .arg(opt("men-buckets", "N", "output buckets by the men on the board, in equal bands (at most 8; 0: none; not with turn buckets)").value_parser(value_parser!(u64)))
         .arg(opt("checkpoint", "FILE", "keep the run's state here after every epoch, and go on from it when the run is started again with the same data and settings"))

@@ -372,7 +372,9 @@ impl Params {
     /// of `buckets` with its output.
     /// Held-man inputs (`held` per colour and type) the net lacks start as the mean of that
     /// man's rows over the board's squares: a held man is first worth that man somewhere on
-    /// the board, not nothing.
+    /// the board, not nothing. A narrower net is widened: the added hidden values get random
+    /// input weights and biases as a new net would, and output weights of zero, so the wider
+    /// net computes what the narrow one did and training grows it from there.
     fn from_network(
         net: &Network,
         layout: &Layout,
@@ -390,10 +392,10 @@ impl Params {
                 net.letters, net.files, net.ranks, layout.letters, layout.files, layout.ranks
             ));
         }
-        if net.hidden != hidden || net.scale != OUTPUT_SCALE {
+        if net.hidden > hidden || net.scale != OUTPUT_SCALE {
             return Err(format!(
                 "--init: the net has {} hidden values and output scale {}, training wants {} \
-                 and {OUTPUT_SCALE} (give --hidden {})",
+                 and {OUTPUT_SCALE} (give --hidden {} or more)",
                 net.hidden, net.scale, hidden, net.hidden
             ));
         }
@@ -419,19 +421,29 @@ impl Params {
             .chars()
             .map(|c| net.letters.find(c).expect("the same letters"))
             .collect();
-        let mut ft_w = Vec::with_capacity(net.ft_weights.len());
+        let narrow = net.hidden;
+        // the added hidden values start as a new net's (Params::random's spread)
+        let mut rng = crate::openings::Rng(0x1D_E4E5);
+        let mut uniform =
+            move |limit: f32| (rng.next() >> 11) as f32 / (1u64 << 53) as f32 * 2.0 * limit - limit;
+        let mut widened = |weights: &[i16], out: &mut Vec<f32>| {
+            out.extend(weights.iter().map(|&w| w as f32 / qa));
+            out.extend((narrow..hidden).map(|_| uniform(1.0 / (32f32).sqrt()) * 0.5));
+        };
+        let mut ft_w = Vec::with_capacity(net.ft_weights.len() / narrow * hidden);
         for side in 0..2 {
             for &i in &slot_in_net {
                 for sq in 0..64 {
                     let row = (side * types + i) * 64 + sq;
-                    let weights = &net.ft_weights[row * hidden..(row + 1) * hidden];
-                    ft_w.extend(weights.iter().map(|&w| w as f32 / qa));
+                    widened(&net.ft_weights[row * narrow..(row + 1) * narrow], &mut ft_w);
                 }
             }
         }
         if net.held_inputs == held {
-            let start = 2 * types * 64 * hidden;
-            ft_w.extend(net.ft_weights[start..].iter().map(|&w| w as f32 / qa));
+            let start = 2 * types * 64 * narrow;
+            for row in net.ft_weights[start..].chunks_exact(narrow) {
+                widened(row, &mut ft_w);
+            }
         } else {
             let squares: Vec<usize> = (0..layout.ranks as usize)
                 .flat_map(|r| (0..layout.files as usize).map(move |f| r * 8 + f))
@@ -449,14 +461,28 @@ impl Params {
                 }
             }
         }
+        let mut ft_b = Vec::with_capacity(hidden);
+        ft_b.extend(net.ft_bias.iter().map(|&w| w as f32 / qa));
+        let mut bias_rng = crate::openings::Rng(0xB1A5);
+        ft_b.extend(
+            (narrow..hidden)
+                .map(|_| (bias_rng.next() >> 11) as f32 / (1u64 << 53) as f32 * 0.2 - 0.1 + 0.1),
+        );
+        // each half of each bucket's output weights, padded with zeros for the added values
+        let out_w: Vec<f32> = net
+            .out_weights
+            .chunks_exact(narrow)
+            .flat_map(|half| {
+                let padding = std::iter::repeat_n(0.0, hidden - narrow);
+                half.iter().map(|&w| w as f32 / qb).chain(padding)
+            })
+            .collect();
         Ok(Params {
             by: net.bucket_by,
             hidden,
             ft_w,
-            ft_b: net.ft_bias.iter().map(|&w| w as f32 / qa).collect(),
-            out_w: (0..copies)
-                .flat_map(|_| net.out_weights.iter().map(|&w| w as f32 / qb))
-                .collect(),
+            ft_b,
+            out_w: (0..copies).flat_map(|_| out_w.iter().copied()).collect(),
             out_b: (0..copies)
                 .flat_map(|_| net.out_bias.iter().map(|&b| b as f32 / (qa * qb)))
                 .collect(),
@@ -1122,10 +1148,10 @@ mod tests {
         let detente = builtin_variants().get("007detente").expect("007detente");
         let detente_layout = Layout::new(detente).expect("layout");
         assert!(Params::from_network(&net, &detente_layout, 32, 3, 0).is_ok());
-        let err = Params::from_network(&net, &layout, 64, 1, 0)
+        let err = Params::from_network(&net, &layout, 16, 1, 0)
             .err()
-            .expect("hidden differs");
-        assert!(err.contains("--hidden 32"), "{err}");
+            .expect("narrower than the net");
+        assert!(err.contains("--hidden 32 or more"), "{err}");
         let espionage = builtin_variants().get("espionage").expect("espionage");
         let other = Layout::new(espionage).expect("layout");
         let err = Params::from_network(&net, &other, 32, 1, 0)
@@ -1239,6 +1265,38 @@ mod tests {
         }
         // 32, 24, 7 and 3 men: bands 7, 5, 1 and 0 of 8
         assert_eq!(seen, [7, 5, 1, 0]);
+    }
+
+    /// A net widened by `--init` into a wider training computes what the narrow net did: the
+    /// added hidden values are silent (output weights zero) until training moves them.
+    #[test]
+    fn a_narrow_net_widened_evaluates_as_before() {
+        let chess = builtin_variants().get("chess").expect("chess");
+        let layout = Layout::new(chess).expect("layout");
+        let narrow = quantise(&Params::random(768, 16, 1, 21), &layout);
+        let wide = Params::from_network(&narrow, &layout, 48, 1, 0).expect("widens");
+        assert_eq!(wide.hidden, 48);
+        let wide = quantise(&wide, &layout);
+        assert_eq!(wide.hidden, 48);
+        // the added values have input weights (they can learn) but no say in the output yet
+        assert!(wide
+            .ft_weights
+            .chunks_exact(48)
+            .any(|row| row[16..].iter().any(|&w| w != 0)));
+        assert!(wide
+            .out_weights
+            .chunks_exact(48)
+            .all(|half| half[16..].iter().all(|&w| w == 0)));
+        let a = LoadedNet::new(Arc::new(narrow), chess, "narrow").expect("fits");
+        let b = LoadedNet::new(Arc::new(wide), chess, "wide").expect("fits");
+        for fen in [
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R b KQkq - 4 4",
+            "8/5k2/8/3P4/8/8/5K2/8 w - - 0 1",
+        ] {
+            let pos = Position::from_fen(chess, fen).expect("fen");
+            assert_eq!(a.evaluate_fresh(&pos), b.evaluate_fresh(&pos), "{fen}");
+        }
     }
 
     /// A random float net of `rules`' inputs, snapped to the quantisation grid, evaluates each
