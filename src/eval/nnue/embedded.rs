@@ -28,6 +28,10 @@ pub const BUILT_IN: &[(&str, &[u8])] = &[
     ("chess.nnue", include_bytes!("../../../nets/chess.nnue")),
     ("crater.nnue", include_bytes!("../../../nets/crater.nnue")),
     (
+        "emissary.nnue",
+        include_bytes!("../../../nets/emissary.nnue"),
+    ),
+    (
         "garrison.nnue",
         include_bytes!("../../../nets/garrison.nnue"),
     ),
