@@ -650,6 +650,7 @@ fn cmd_learn(m: &ArgMatches) -> Result<(), String> {
         chunk_games: count(m, "chunk-games", 200),
         seed: value(m, "seed").unwrap_or(1),
         hidden: value::<u64>(m, "hidden").map(|h| h as usize),
+        men_buckets: count(m, "men-buckets", 0),
         epochs: count(m, "epochs", 20),
         lambda: value::<f64>(m, "lambda").map(|x| x as f32),
         tc: value(m, "tc").unwrap_or_else(|| "3+0.03".into()),

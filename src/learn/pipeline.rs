@@ -55,8 +55,11 @@ pub struct LearnConfig {
     pub chunk_games: usize,
     /// The run's seed.
     pub seed: u64,
-    /// Hidden width when no net to start from fits (or to override one: then from zero).
+    /// Hidden width when no net to start from fits; wider than the start net's widens it,
+    /// narrower trains from zero.
     pub hidden: Option<usize>,
+    /// Output buckets by the men on the board (0: as the trainer's default).
+    pub men_buckets: usize,
     /// Training epochs a round.
     pub epochs: usize,
     /// The share of the search score in the training target (`None`: the trainer's default;
@@ -115,6 +118,9 @@ struct Manifest {
     /// The net training starts from in round 1 (`none`: from zero).
     start: String,
     hidden: usize,
+    /// Output buckets by men (0: none); written only when there are some, so folders made
+    /// before the key existed read the same.
+    men_buckets: usize,
     round: usize,
     stage: Stage,
     /// The accepted net (a file in the work folder), or `None`: the variant's own evaluation.
@@ -139,6 +145,9 @@ impl Manifest {
             self.stage.name(),
             self.best.as_deref().unwrap_or("-")
         );
+        if self.men_buckets > 0 {
+            t += &format!("men_buckets = {}\n", self.men_buckets);
+        }
         for g in &self.gates {
             t += &format!("gate = {g}\n");
         }
@@ -154,6 +163,7 @@ impl Manifest {
             seed: 0,
             start: String::new(),
             hidden: 0,
+            men_buckets: 0,
             round: 0,
             stage: Stage::Generate,
             best: None,
@@ -176,6 +186,7 @@ impl Manifest {
                 "seed" => m.seed = number(value)?,
                 "start" => m.start = value.to_string(),
                 "hidden" => m.hidden = number(value)? as usize,
+                "men_buckets" => m.men_buckets = number(value)? as usize,
                 "round" => m.round = number(value)? as usize,
                 "stage" => m.stage = Stage::parse(value).ok_or_else(|| bad("unknown stage"))?,
                 "best" => m.best = (value != "-").then(|| value.to_string()),
@@ -195,6 +206,14 @@ impl Manifest {
         // the trainer allocates `hidden` values per input and a net file holds at most
         // MAX_HIDDEN: a wider one could exhaust memory or train a net nothing can read
         let widest = file::MAX_HIDDEN;
+        if m.men_buckets > file::MAX_BUCKETS {
+            return Err(format!(
+                "{}: damaged: {} output buckets by men (at most {})",
+                path.display(),
+                m.men_buckets,
+                file::MAX_BUCKETS
+            ));
+        }
         if m.round == 0 || m.hidden == 0 || !m.hidden.is_multiple_of(16) || m.hidden > widest {
             return Err(format!(
                 "{}: damaged: round {} or hidden {} out of range (round from 1, hidden a \
@@ -346,6 +365,16 @@ fn open_manifest(rules: &'static Variant, cfg: &LearnConfig) -> Result<Manifest,
                     rules.name
                 ));
             }
+            if m.men_buckets != cfg.men_buckets {
+                return Err(format!(
+                    "{}: this work folder trains {} output buckets by men, not {} (give \
+                     --men-buckets {}, or another --work)",
+                    path.display(),
+                    m.men_buckets,
+                    cfg.men_buckets,
+                    m.men_buckets
+                ));
+            }
             progress(&format!(
                 "resuming {} at round {}, stage {} (seed {})",
                 path.display(),
@@ -357,12 +386,18 @@ fn open_manifest(rules: &'static Variant, cfg: &LearnConfig) -> Result<Manifest,
         }
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
             let start = nearest_net(rules)
-                .filter(|(_, net)| cfg.hidden.is_none_or(|h| h == net.hidden))
+                .filter(|(_, net)| cfg.hidden.is_none_or(|h| h >= net.hidden))
                 .map(|(name, net)| (name, net.hidden));
             let (start, hidden) = match start {
-                Some((name, hidden)) => {
+                Some((name, narrow)) => {
+                    let hidden = cfg.hidden.unwrap_or(narrow);
+                    let widened = if hidden > narrow {
+                        format!(", widened from {narrow} to {hidden} hidden values")
+                    } else {
+                        String::new()
+                    };
                     progress(&format!(
-                        "{}: training starts from {name}, whose men and board fit",
+                        "{}: training starts from {name}, whose men and board fit{widened}",
                         rules.name
                     ));
                     (name, hidden)
@@ -381,6 +416,7 @@ fn open_manifest(rules: &'static Variant, cfg: &LearnConfig) -> Result<Manifest,
                 seed: cfg.seed,
                 start,
                 hidden,
+                men_buckets: cfg.men_buckets,
                 round: 1,
                 stage: Stage::Generate,
                 best: None,
@@ -611,6 +647,7 @@ fn train_round(rules: &'static Variant, cfg: &LearnConfig, m: &mut Manifest) -> 
         init,
         checkpoint: Some(nets.join(format!("round-{}.ckpt", m.round))),
         lambda: cfg.lambda.unwrap_or(TrainConfig::default().lambda),
+        men_buckets: m.men_buckets,
         ..TrainConfig::default()
     };
     progress(&format!(
@@ -647,7 +684,11 @@ fn train_round(rules: &'static Variant, cfg: &LearnConfig, m: &mut Manifest) -> 
         tcfg.seed,
         cfg.threads,
         cfg.lambda
-            .map_or_else(String::new, |l| format!(" --lambda {l}")),
+            .map_or_else(String::new, |l| format!(" --lambda {l}"))
+            + &match m.men_buckets {
+                0 => String::new(),
+                n => format!(" --men-buckets {n}"),
+            },
         if init_name.is_empty() {
             String::new()
         } else {

@@ -1794,6 +1794,7 @@ fn learn_config(work: &Path) -> pipeline::LearnConfig {
         chunk_games: 2,
         seed: 3,
         hidden: Some(16),
+        men_buckets: 0,
         epochs: 2,
         lambda: None,
         tc: "1+0.01".into(),

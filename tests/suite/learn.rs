@@ -163,6 +163,24 @@ fn learn_refuses_bad_input_by_name() {
         &["learn", "--variant", "chess", "--work", w],
         "learns minichess, not chess",
     );
+    // a folder that trains buckets by men goes on only with the same choice
+    std::fs::write(
+        &manifest,
+        "variant = minichess\nseed = 1\nstart = none\nhidden = 32\nmen_buckets = 4\nround = 1\nstage = done\nbest = -\n",
+    )
+    .expect("write");
+    fails(
+        &[
+            "learn",
+            "--variants",
+            ini.to_str().expect("utf-8"),
+            "--variant",
+            "minichess",
+            "--work",
+            w,
+        ],
+        "trains 4 output buckets by men, not 0 (give --men-buckets 4",
+    );
     std::fs::write(&manifest, "variant = chess\nstage = cooking\n").expect("write");
     fails(
         &["learn", "--variant", "chess", "--work", w],
@@ -173,5 +191,29 @@ fn learn_refuses_bad_input_by_name() {
         &["learn", "--variant", "chess", "--work", w],
         "no 'seed' line",
     );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `--men-buckets`: the round's net has output buckets by men (net file version 4), the
+/// report's train command says so, and the manifest keeps the choice.
+#[test]
+fn learn_trains_output_buckets_by_men() {
+    let dir = scratch("men");
+    let ini = dir.join("mini.ini");
+    std::fs::write(&ini, MINI).expect("ini");
+    let work = dir.join("w");
+    let o = learn(&ini, &work, &["--men-buckets", "4"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let net = std::fs::read(work.join("nets").join("round-1.nnue")).expect("net");
+    assert_eq!(net[8], 4, "format version 4");
+    let parsed = chimera::eval::nnue::file::parse(&net).expect("parses");
+    assert_eq!(
+        (parsed.buckets, parsed.bucket_by),
+        (4, chimera::eval::nnue::BucketBy::Men)
+    );
+    let manifest = std::fs::read_to_string(work.join("learn.manifest")).expect("manifest");
+    assert!(manifest.contains("men_buckets = 4"), "{manifest}");
+    let report = std::fs::read_to_string(work.join("report.md")).expect("report");
+    assert!(report.contains("--men-buckets 4"), "{report}");
     let _ = std::fs::remove_dir_all(&dir);
 }
