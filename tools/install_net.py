@@ -1,13 +1,13 @@
 #!/usr/bin/env python3
 """Build a net from `chimera learn` into the engine, or set a variant's wdlModel.
 
-    tools/install_net.py V WORK_ROOT     copies WORK_ROOT/V/V.nnue to nets/V.nnue, adds its
-                                         entry to src/eval/nnue/embedded.rs (sorted by name)
-                                         and sets nnueFile = V.nnue in V's section of
-                                         variants.ini (replacing an nnueFile/nnueVariant line)
+    tools/install_net.py V WORK_ROOT     copies WORK_ROOT/V/V.nnue to nets/V.nnue (build.rs
+                                         embeds every file of nets/) and sets nnueFile = V.nnue
+                                         in V's section of variants.ini (replacing an
+                                         nnueFile/nnueVariant line)
     tools/install_net.py --wdl V A B     sets wdlModel = A B in V's section
 
-Then run cargo fmt, add the net's rows to docs/strength.md and docs/nnue.md, rebuild, and refit
+Then add the net's rows to docs/strength.md and docs/nnue.md, rebuild, and refit
 the variant's wdlModel with its net (tools/refit_wdl.sh).
 """
 import os
@@ -51,21 +51,6 @@ def set_key(v, key, value, replaces):
     open(path, "w").write("\n".join(lines))
 
 
-def embed(v):
-    path = os.path.join(REPO, "src/eval/nnue/embedded.rs")
-    s = open(path).read()
-    if f'"{v}.nnue"' in s:
-        return
-    start = s.index("pub const BUILT_IN")
-    body = s.index("\n", start) + 1
-    end = s.index("];", start)
-    entries = re.findall(r'\(\s*"([^"]+)",\s*include_bytes!\("([^"]+)"\),?\s*\),', s[body:end])
-    entries.append((f"{v}.nnue", f"../../../nets/{v}.nnue"))
-    entries.sort()
-    text = "".join(f'    ("{n}", include_bytes!("{f}")),\n' for n, f in entries)
-    open(path, "w").write(s[:body] + text + s[end:])
-
-
 def main():
     if len(sys.argv) == 5 and sys.argv[1] == "--wdl":
         v, a, b = sys.argv[2:5]
@@ -76,7 +61,6 @@ def main():
         sys.exit(__doc__)
     v, root = sys.argv[1:3]
     shutil.copy(os.path.join(root, v, f"{v}.nnue"), os.path.join(REPO, "nets", f"{v}.nnue"))
-    embed(v)
     set_key(v, "nnueFile", f"{v}.nnue", ["nnueFile", "nnueVariant"])
     print(f"{v}: nets/{v}.nnue built in")
 

@@ -246,7 +246,7 @@ pub fn nearest_net(rules: &Variant) -> Option<(String, Arc<Network>)> {
     if let Some(own) = &rules.nnue_file {
         names.push(own.name.as_str());
     }
-    for (name, _) in embedded::BUILT_IN {
+    for name in embedded::built_in_names() {
         names.push(name);
     }
     let mut fitting: Vec<(String, Arc<Network>)> = names

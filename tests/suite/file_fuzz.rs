@@ -804,14 +804,14 @@ fn three_net_bytes() -> Vec<u8> {
 /// in the engine of the net's variant; a net that loads must search. A refusal names the file.
 #[test]
 fn nets() {
-    let mut seeds: Vec<Seed<NetSeed>> = embedded::BUILT_IN
-        .iter()
-        .map(|(name, bytes)| {
-            let net = file::parse(bytes).expect("built-in nets parse");
+    let mut seeds: Vec<Seed<NetSeed>> = embedded::built_in_names()
+        .map(|name| {
+            let bytes = embedded::built_in_bytes(name).expect("built in");
+            let net = file::parse(&bytes).expect("built-in nets parse");
             Seed {
                 meta: NetSeed::Two(net.variant.clone()),
                 label: format!("nets/{name}"),
-                bytes: bytes.to_vec(),
+                bytes,
             }
         })
         .collect();
@@ -820,11 +820,11 @@ fn nets() {
         label: "a three-player net".into(),
         bytes: three_net_bytes(),
     });
-    for (name, bytes) in embedded::BUILT_IN_THREE {
+    for name in embedded::built_in_three_names() {
         seeds.push(Seed {
             meta: NetSeed::Three,
             label: format!("nets/{name}"),
-            bytes: bytes.to_vec(),
+            bytes: embedded::built_in_bytes(name).expect("built in"),
         });
     }
     // small nets, so more mutations land in the header: one bucket (format version 1) and a

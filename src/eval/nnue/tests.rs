@@ -395,7 +395,22 @@ fn built_in_nets_load_for_their_variants() {
     ] {
         assert!(with_net.contains(&variant.to_string()), "{with_net:?}");
     }
-    for (name, bytes) in embedded::BUILT_IN {
-        assert!(file::parse(bytes).is_ok(), "{name}");
+    // every file of nets/ is built in, byte for byte
+    let mut files: Vec<String> = std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/nets"))
+        .expect("nets/")
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().to_string())
+        .collect();
+    files.sort();
+    let mut built_in: Vec<&str> = embedded::built_in_names()
+        .chain(embedded::built_in_three_names())
+        .collect();
+    built_in.sort();
+    assert_eq!(files, built_in);
+    for name in embedded::built_in_names() {
+        let bytes = embedded::built_in_bytes(name).expect("built in");
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/nets/").to_string() + name;
+        assert!(bytes == std::fs::read(&path).expect("nets/ file"), "{name}");
+        assert!(file::parse(&bytes).is_ok(), "{name}");
     }
 }

@@ -240,9 +240,7 @@ pub fn for_eval_file(value: &str) -> Result<Option<std::sync::Arc<ThreeNet>>, St
     match value {
         EVAL_FILE_NONE => Ok(None),
         EVAL_FILE_DEFAULT => {
-            let built_in = super::embedded::BUILT_IN_THREE
-                .iter()
-                .any(|(n, _)| *n == BUILT_IN_NAME);
+            let built_in = super::embedded::built_in_three_names().any(|n| n == BUILT_IN_NAME);
             built_in.then(|| load(BUILT_IN_NAME)).transpose()
         }
         name => load(name).map(Some),
@@ -252,15 +250,13 @@ pub fn for_eval_file(value: &str) -> Result<Option<std::sync::Arc<ThreeNet>>, St
 /// The three-player net in the file at `path` (or the built-in net of that name); the error
 /// names the file and what is wrong.
 pub fn load(name: &str) -> Result<std::sync::Arc<ThreeNet>, String> {
-    if let Some((_, bytes)) = super::embedded::BUILT_IN_THREE
-        .iter()
-        .find(|(n, _)| *n == name)
-    {
-        return parse(bytes)
+    if super::embedded::built_in_three_names().any(|n| n == name) {
+        let bytes = super::embedded::built_in_bytes(name).expect("built in");
+        return parse(&bytes)
             .map(std::sync::Arc::new)
             .map_err(|e| format!("built-in net {name}: {e}"));
     }
-    if super::embedded::BUILT_IN.iter().any(|(n, _)| *n == name) {
+    if super::embedded::built_in_names().any(|n| n == name) {
         return Err(format!(
             "built-in net {name}: a two-player net; Foreign Policy needs a three-player net"
         ));
