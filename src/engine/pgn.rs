@@ -139,6 +139,7 @@ pub fn game_text(
         tags,
         start: &start,
         moves: &played,
+        notes: &[],
         result,
         comment: reason,
     }))
@@ -210,6 +211,8 @@ pub struct PgnGame<'a> {
     pub start: &'a Position,
     /// The moves played, oldest first.
     pub moves: &'a [Move],
+    /// A comment after each move (none where empty or missing): what the engine said.
+    pub notes: &'a [String],
     /// The result token.
     pub result: &'a str,
     /// Why the game ended, as a comment after the last move.
@@ -239,6 +242,9 @@ pub fn render(g: &PgnGame) -> String {
         }
         tokens.push(pgn_move(&mut pos, mv));
         pos.make(mv);
+        if let Some(note) = g.notes.get(i).filter(|n| !n.is_empty()) {
+            tokens.push(format!("{{{}}}", note.replace('}', ")")));
+        }
     }
     if !g.comment.is_empty() {
         tokens.push(format!("{{{}}}", g.comment.replace('}', ")")));

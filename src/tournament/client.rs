@@ -92,6 +92,8 @@ pub enum Answer {
         used: Duration,
         /// Last score reported with the search.
         score: Option<i32>,
+        /// The depth reported with that score.
+        depth: Option<u32>,
     },
     /// It resigned (XBoard `resign`).
     Resign,
@@ -185,7 +187,7 @@ fn parse_features(s: &str) -> Vec<(String, String)> {
     out
 }
 
-/// The score in a UCI `info` line, in centipawns (mates as +-(100000 - plies)).
+/// The score in a UCI `info` line, in centipawns (a mate in n moves as +-(100000 - n)).
 fn uci_score(line: &str) -> Option<i32> {
     let mut it = line.split_whitespace();
     while let Some(w) = it.next() {
@@ -203,20 +205,23 @@ fn uci_score(line: &str) -> Option<i32> {
     None
 }
 
-/// The score of an XBoard thinking line `depth score time nodes pv...`.
-fn xboard_score(line: &str) -> Option<i32> {
+/// The depth in a UCI `info` line.
+fn uci_depth(line: &str) -> Option<u32> {
     let mut it = line.split_whitespace();
-    let depth = it.next()?;
-    if !depth
-        .trim_end_matches(['.', '&'])
-        .bytes()
-        .all(|b| b.is_ascii_digit())
-    {
+    it.find(|&w| w == "depth")?;
+    it.next()?.parse().ok()
+}
+
+/// The score and depth of an XBoard thinking line `depth score time nodes pv...`.
+fn xboard_score(line: &str) -> Option<(i32, u32)> {
+    let mut it = line.split_whitespace();
+    let depth = it.next()?.trim_end_matches(['.', '&']);
+    if depth.is_empty() || !depth.bytes().all(|b| b.is_ascii_digit()) {
         return None;
     }
     let score: i32 = it.next()?.parse().ok()?;
     it.next()?.parse::<u64>().ok()?;
-    Some(score)
+    Some((score, depth.parse().ok()?))
 }
 
 impl Client {
@@ -645,6 +650,7 @@ impl Client {
                 None => self.stall(),
             };
         let mut score = None;
+        let mut depth = None;
         let mut late = false;
         let mut stop_deadline = deadline;
         loop {
@@ -656,10 +662,13 @@ impl Client {
                     match self.spec.proto {
                         Proto::Uci => {
                             if t.starts_with("info") && !t.starts_with("info string") {
-                                score = uci_score(t).or(score);
+                                if let Some(s) = uci_score(t) {
+                                    score = Some(s);
+                                    depth = uci_depth(t);
+                                }
                             } else if let Some(rest) = t.strip_prefix("bestmove") {
                                 let text = rest.split_whitespace().next().unwrap_or("").to_string();
-                                return self.answered(late, timed, text, used, score);
+                                return self.answered(late, timed, text, used, (score, depth));
                             }
                         }
                         Proto::Xboard => {
@@ -667,7 +676,7 @@ impl Client {
                                 let text = rest.trim().to_string();
                                 self.known += 1;
                                 self.playing_on = Some(at);
-                                return self.answered(late, timed, text, used, score);
+                                return self.answered(late, timed, text, used, (score, depth));
                             } else if t == "resign" || t.ends_with("{resign}") {
                                 return Ok(Answer::Resign);
                             } else if let Some(m) = t.strip_prefix("Illegal move") {
@@ -678,8 +687,9 @@ impl Client {
                                         m.trim_start_matches([':', ' '])
                                     ),
                                 ));
-                            } else if let Some(s) = xboard_score(t) {
+                            } else if let Some((s, d)) = xboard_score(t) {
                                 score = Some(s);
+                                depth = Some(d);
                             }
                         }
                     }
@@ -721,7 +731,7 @@ impl Client {
         timed: bool,
         text: String,
         used: Duration,
-        score: Option<i32>,
+        (score, depth): (Option<i32>, Option<u32>),
     ) -> Result<Answer, Fault> {
         if late && timed {
             return Err(Fault::new(
@@ -738,7 +748,12 @@ impl Client {
                 ),
             ));
         }
-        Ok(Answer::Move { text, used, score })
+        Ok(Answer::Move {
+            text,
+            used,
+            score,
+            depth,
+        })
     }
 
     /// Tells an XBoard engine the result (UCI has no such message).
@@ -778,7 +793,9 @@ mod tests {
         assert_eq!(uci_score("info depth 5 score mate 3 pv e2e4"), Some(99_997));
         assert_eq!(uci_score("info depth 5 score mate -2"), Some(-99_998));
         assert_eq!(uci_score("info string hello"), None);
-        assert_eq!(xboard_score(" 7 -45 120 33012 e2e4 e7e5"), Some(-45));
+        assert_eq!(xboard_score(" 7 -45 120 33012 e2e4 e7e5"), Some((-45, 7)));
+        assert_eq!(uci_depth("info depth 12 seldepth 20 score cp 31"), Some(12));
+        assert_eq!(uci_depth("info score cp 31"), None);
         assert_eq!(xboard_score("move e2e4"), None);
     }
 }

@@ -94,6 +94,8 @@ pub struct GameRecord {
     pub start: Position,
     /// Every ply played, opening moves included.
     pub moves: Vec<Move>,
+    /// What the engine said with each ply (`None` for the opening's), for the PGN.
+    pub notes: Vec<Option<MoveNote>>,
     /// The result.
     pub outcome: Outcome,
     /// Why it ended.
@@ -102,6 +104,39 @@ pub struct GameRecord {
     pub reason: String,
     /// Seats whose engine failed and needs a fresh process.
     pub failed: Vec<bool>,
+}
+
+/// What an engine said with one ply: its last score (centipawns for its own side, a mate in
+/// `n` moves as +-(100000 - n), as the client reads UCI's `score mate n`) and depth, and the
+/// time the referee measured.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MoveNote {
+    /// The score.
+    pub score: Option<i32>,
+    /// The depth reported with it.
+    pub depth: Option<u32>,
+    /// The thinking time.
+    pub used: Duration,
+}
+
+impl MoveNote {
+    /// The comment cutechess-cli writes after a move: `+0.31/12 0.412s`, `+M3/20 1.020s` for a
+    /// mate in three, `-M2/9 ...` when mated in two; `0.412s` alone without a score.
+    pub fn pgn_comment(&self) -> String {
+        let time = format!("{:.3}s", self.used.as_secs_f64());
+        let Some(s) = self.score else {
+            return time;
+        };
+        let value = if s.abs() > 99_000 {
+            format!("{}M{}", if s > 0 { '+' } else { '-' }, 100_000 - s.abs())
+        } else {
+            format!("{:+.2}", s as f64 / 100.0)
+        };
+        match self.depth {
+            Some(d) => format!("{value}/{d} {time}"),
+            None => format!("{value} {time}"),
+        }
+    }
 }
 
 /// A game to play.
@@ -183,9 +218,12 @@ pub fn play(
     interrupt: &AtomicBool,
 ) -> Option<GameRecord> {
     let mut moves = Vec::new();
-    let ended = referee(
-        setup, seats, clocks, margins, variant, interrupt, &mut moves,
-    )?;
+    let mut notes = Vec::new();
+    let played = Played {
+        moves: &mut moves,
+        notes: &mut notes,
+    };
+    let ended = referee(setup, seats, clocks, margins, variant, interrupt, played)?;
     let mut failed = vec![false; seats.len()];
     if let Some(s) = ended.faulty {
         failed[s] = true;
@@ -193,6 +231,7 @@ pub fn play(
     Some(GameRecord {
         start: setup.start.clone(),
         moves,
+        notes,
         outcome: ended.outcome,
         termination: ended.termination,
         reason: ended.reason,
@@ -200,7 +239,13 @@ pub fn play(
     })
 }
 
-/// The game loop; the moves played are left in `moves`.
+/// Where the game loop leaves the plies played and what the engines said with them.
+struct Played<'a> {
+    moves: &'a mut Vec<Move>,
+    notes: &'a mut Vec<Option<MoveNote>>,
+}
+
+/// The game loop; the moves played are left in `played`.
 fn referee(
     setup: &GameSetup,
     seats: &mut [Client],
@@ -208,8 +253,9 @@ fn referee(
     margins: &[u64],
     variant: &str,
     interrupt: &AtomicBool,
-    moves: &mut Vec<Move>,
+    played: Played,
 ) -> Option<Ended> {
+    let Played { moves, notes } = played;
     let mut pos = setup.start.clone();
     let mut texts: Vec<String> = Vec::new();
     let mut xboard_texts: Vec<String> = Vec::new();
@@ -220,6 +266,7 @@ fn referee(
         xboard_texts.push(xboard_spelling(&pos, m));
         pos.make(m);
         moves.push(m);
+        notes.push(None);
     }
     let mut scores: Vec<Vec<Option<i32>>> = vec![Vec::new(); seats.len()];
     for (seat, client) in seats.iter_mut().enumerate() {
@@ -266,12 +313,11 @@ fn referee(
             own: seat,
             searchmoves: None,
         };
-        let asked =
-            answer(&mut seats[seat], seat, &view, interrupt).and_then(|(text, used, score)| {
-                charge(&mut clocks[seat], seat, used, margins[seat])?;
-                Ok((text, score))
-            });
-        let (text, score) = match asked {
+        let asked = answer(&mut seats[seat], seat, &view, interrupt).and_then(|(text, note)| {
+            charge(&mut clocks[seat], seat, note.used, margins[seat])?;
+            Ok((text, note))
+        });
+        let (text, note) = match asked {
             Ok(a) => a,
             Err(ended) => return ended,
         };
@@ -305,31 +351,37 @@ fn referee(
         xboard_texts.push(xboard_spelling(&pos, mv));
         pos.make(mv);
         moves.push(mv);
+        notes.push(Some(note));
         if let Some(report) = setup.on_move {
             report(&texts);
         }
-        scores[seat].push(score);
+        scores[seat].push(note.score);
         if let Some((outcome, reason)) = adjudicate(&setup.adjudication, &scores, seat, &pos) {
             return Some(Ended::new(outcome, Termination::Adjudication, reason));
         }
     }
 }
 
-/// Asks the engine in `seat` for its answer to `view`: the move text, the time it took and
-/// its score. `Err(None)`: interrupted; `Err(Some(end))`: it resigned or failed.
+/// Asks the engine in `seat` for its answer to `view`: the move text, and the time it took
+/// with its score and depth. `Err(None)`: interrupted; `Err(Some(end))`: it resigned or failed.
 fn answer(
     client: &mut Client,
     seat: usize,
     view: &GameView,
     interrupt: &AtomicBool,
-) -> Result<(String, Duration, Option<i32>), Option<Ended>> {
+) -> Result<(String, MoveNote), Option<Ended>> {
     match client.request(view, interrupt) {
         Ok(Answer::Interrupted) => Err(None),
         Ok(Answer::Resign) => {
             let why = format!("{} resigns", who(seat));
             Err(Some(Ended::loss(seat, Termination::Normal, why, false)))
         }
-        Ok(Answer::Move { text, used, score }) => Ok((text, used, score)),
+        Ok(Answer::Move {
+            text,
+            used,
+            score,
+            depth,
+        }) => Ok((text, MoveNote { score, depth, used })),
         Err(f) => Err(Some(Ended::fault(seat, f))),
     }
 }
@@ -389,8 +441,13 @@ fn ask_owner(asked: Asked, pos: &mut Position, mv: Move) -> Result<Move, Option<
         own: seat,
         searchmoves: Some(&texts),
     };
-    let (text, used, _) = answer(&mut asked.seats[seat], seat, &view, asked.interrupt)?;
-    charge(&mut asked.clocks[seat], seat, used, asked.margins[seat])?;
+    let (text, note) = answer(&mut asked.seats[seat], seat, &view, asked.interrupt)?;
+    charge(
+        &mut asked.clocks[seat],
+        seat,
+        note.used,
+        asked.margins[seat],
+    )?;
     match texts.iter().position(|t| *t == text) {
         Some(k) => Ok(choices[k]),
         None => {
@@ -474,6 +531,31 @@ fn adjudicate(
 mod tests {
     use super::*;
     use crate::rules::builtin_variants;
+
+    #[test]
+    fn move_notes_read_as_cutechess_writes_them() {
+        let note = |score, depth, ms| MoveNote {
+            score,
+            depth,
+            used: Duration::from_millis(ms),
+        };
+        assert_eq!(
+            note(Some(31), Some(12), 412).pgn_comment(),
+            "+0.31/12 0.412s"
+        );
+        assert_eq!(note(Some(-5), Some(3), 7).pgn_comment(), "-0.05/3 0.007s");
+        assert_eq!(note(Some(0), None, 1500).pgn_comment(), "+0.00 1.500s");
+        // UCI's `score mate 3` and `score mate -2`, as the client reads them
+        assert_eq!(
+            note(Some(99_997), Some(20), 1020).pgn_comment(),
+            "+M3/20 1.020s"
+        );
+        assert_eq!(
+            note(Some(-99_998), Some(9), 30).pgn_comment(),
+            "-M2/9 0.030s"
+        );
+        assert_eq!(note(None, None, 250).pgn_comment(), "0.250s");
+    }
 
     #[test]
     fn adjudication_rules() {

@@ -462,10 +462,16 @@ fn record(plan: &Plan, shared: &Mutex<Shared>, slot: &Slot, rec: &GameRecord) {
             ..observed(plan, slot)
         });
     }
+    let notes: Vec<String> = rec
+        .notes
+        .iter()
+        .map(|n| n.map_or_else(String::new, |n| n.pgn_comment()))
+        .collect();
     let text = render(&PgnGame {
         tags: tags(plan, slot, rec, plan.opening(slot).fen.as_deref()),
         start: &rec.start,
         moves: &rec.moves,
+        notes: &notes,
         result: rec.outcome.pgn(),
         comment: &rec.reason,
     });

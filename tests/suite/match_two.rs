@@ -42,6 +42,47 @@ fn replay(g: &ReadGame, variant: &str) -> Position {
     pos
 }
 
+/// The comments after the moves of each game in a PGN file (the last of each game, the reason
+/// it ended, left out).
+fn move_notes(path: &PathBuf) -> Vec<Vec<String>> {
+    let text = std::fs::read_to_string(path).expect("the PGN file exists");
+    text.split("[Event ")
+        .skip(1)
+        .map(|game| {
+            let mut notes: Vec<String> = game
+                .split('{')
+                .skip(1)
+                .map(|c| c.split('}').next().unwrap_or("").replace('\n', " "))
+                .collect();
+            notes.pop();
+            notes
+        })
+        .collect()
+}
+
+/// A note as cutechess-cli writes it, `+0.31/12 0.412s` (or `-M2/9 ...`), with a score
+/// (`with_score`) or without.
+fn is_note(note: &str, with_score: bool) -> bool {
+    let (eval, time) = match note.split_once(' ') {
+        Some((e, t)) => (Some(e), t),
+        None => (None, note),
+    };
+    let time_ok = time
+        .strip_suffix('s')
+        .is_some_and(|t| t.parse::<f64>().is_ok() && t.split('.').nth(1).map(str::len) == Some(3));
+    let eval_ok = eval.is_some_and(|e| {
+        let (score, depth) = e.split_once('/').unwrap_or((e, "0"));
+        let score_ok = score.parse::<f64>().is_ok()
+            || (score.len() > 2
+                && score[1..].starts_with('M')
+                && score[2..].parse::<u32>().is_ok());
+        score_ok
+            && depth.parse::<u32>().is_ok()
+            && (score.starts_with('+') || score.starts_with('-'))
+    });
+    time_ok && eval_ok == with_score && (with_score || eval.is_none())
+}
+
 #[test]
 fn ours_against_ours_in_chess() {
     let pgn = tmp("chess.pgn");
@@ -69,6 +110,12 @@ fn ours_against_ours_in_chess() {
     // colours alternate
     assert_eq!(games[0].tag("White"), Some("A"));
     assert_eq!(games[1].tag("White"), Some("B"));
+    // each move carries what its engine said, as cutechess-cli writes it
+    let notes = move_notes(&pgn);
+    for (g, n) in games.iter().zip(&notes) {
+        assert_eq!(n.len(), g.moves.len(), "{n:?}");
+        assert!(n.iter().all(|x| is_note(x, true)), "{n:?}");
+    }
 }
 
 /// Chess960: start positions by number, each played with both colours, castling written
@@ -180,6 +227,11 @@ fn uci_against_xboard() {
             "{term}: {:?}",
             g.tags
         );
+    }
+    // the XBoard engine's thinking lines give its notes too
+    for (g, n) in games.iter().zip(move_notes(&pgn)) {
+        assert_eq!(n.len(), g.moves.len(), "{n:?}");
+        assert!(n.iter().all(|x| is_note(x, true)), "{n:?}");
     }
 }
 
