@@ -10,7 +10,7 @@ set -u
 engine=$1
 root=$2
 shift 2
-default="rolemodel countermove reflective coercion cloverleaf rotary 007detente espionage \
+default="countermove reflective coercion cloverleaf rotary 007detente espionage \
 bracket eviction bump carom cascade displacement launch redeployment trailer triangulation \
 wonderland explorer dominion summit ridge"
 variants=${*:-$default}
