@@ -6,7 +6,6 @@
 //! computed, so a node that is never evaluated costs no vector work. With no computed entry
 //! below (the first evaluation of a search) the top is computed from scratch.
 
-use super::file::MAX_HIDDEN;
 use super::{simd, LoadedNet};
 use crate::geometry::{Color, Square};
 use crate::piece::Piece;
@@ -65,6 +64,9 @@ pub struct AccumulatorStack {
     computed: Vec<bool>,
     deltas: Vec<Delta>,
     top: usize,
+    /// The top entry's accumulators with the held men's rows added (`2 * hidden` values), for
+    /// nets with held-man inputs: the entries keep the board alone.
+    with_held: Vec<i16>,
 }
 
 impl AccumulatorStack {
@@ -77,6 +79,7 @@ impl AccumulatorStack {
             computed: vec![false; entries],
             deltas: vec![Delta::EMPTY; entries],
             top: 0,
+            with_held: vec![0; 2 * hidden],
         }
     }
 
@@ -126,7 +129,14 @@ impl AccumulatorStack {
             Color::Black => (black, white),
         };
         if net.sees_held {
-            return evaluate_with_held(net, pos, us, them);
+            let (us_held, them_held) = self.with_held.split_at_mut(h);
+            let stm = pos.side_to_move();
+            for (copy, from, perspective) in [(us_held, us, stm), (them_held, them, stm.flip())] {
+                copy.copy_from_slice(from);
+                net.add_held(pos, perspective, copy);
+            }
+            let (us, them) = self.with_held.split_at(h);
+            return net.net.output(us, them, net.bucket(pos), simd::screlu_dot);
         }
         net.net.output(us, them, net.bucket(pos), simd::screlu_dot)
     }
@@ -160,22 +170,6 @@ impl AccumulatorStack {
             self.computed[i] = true;
         }
     }
-}
-
-/// The output for `pos` from its board accumulators `us` and `them` plus its held men's rows,
-/// added to copies on the stack (the stack's entries keep the board alone).
-#[cold]
-fn evaluate_with_held(net: &LoadedNet, pos: &Position, us: &[i16], them: &[i16]) -> i32 {
-    let h = us.len();
-    let mut with_held = [[0i16; MAX_HIDDEN]; 2];
-    let stm = pos.side_to_move();
-    for ((copy, from), perspective) in with_held.iter_mut().zip([us, them]).zip([stm, stm.flip()]) {
-        copy[..h].copy_from_slice(from);
-        net.add_held(pos, perspective, &mut copy[..h]);
-    }
-    let [us, them] = &with_held;
-    net.net
-        .output(&us[..h], &them[..h], net.bucket(pos), simd::screlu_dot)
 }
 
 /// `child = parent` changed by `delta`, seen from `perspective`.
