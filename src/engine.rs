@@ -11,7 +11,8 @@ use crate::position::Variant;
 use crate::rules::{builtin_variants, VariantSet};
 use crate::search::maxn::search_maxn;
 use crate::search::paranoid::ParanoidGame;
-use crate::search::{search, search_game, HistoryPool, SearchContext, SearchOptions};
+use crate::search::{search, search_game, HistoryPool, SearchContext, SearchOptions, SearchParams};
+pub use crate::search::{Tunable, TUNABLES};
 use crate::tt::TranspositionTable;
 use crate::variant::IniError;
 use std::fmt;
@@ -122,6 +123,8 @@ pub struct EngineOptions {
     pub show_wdl: bool,
     /// How a game of three players is searched.
     pub multi_player: MultiPlayerSearch,
+    /// The search's tunable constants (`setoption` of a name in [`TUNABLES`]).
+    pub params: SearchParams,
     /// `EvalFile`: [`EVAL_FILE_DEFAULT`] (the variant's own net, if it has one),
     /// [`EVAL_FILE_NONE`] (no net), or a net file for the variants it was made for.
     pub eval_file: String,
@@ -169,6 +172,7 @@ impl Default for EngineOptions {
             move_overhead: 10,
             show_wdl: false,
             multi_player: MultiPlayerSearch::Paranoid,
+            params: SearchParams::default(),
             eval_file: EVAL_FILE_DEFAULT.to_string(),
         }
     }
@@ -773,12 +777,7 @@ impl Engine {
         let eval = self.eval.clone();
         let stop = self.stop.clone();
         let pondering = self.pondering.clone();
-        let opts = SearchOptions {
-            threads: self.options.threads,
-            multipv: self.options.multipv,
-            move_overhead: self.options.move_overhead,
-            show_wdl: self.options.show_wdl,
-        };
+        let opts = self.search_options();
         let handle = std::thread::Builder::new()
             .name("search-driver".into())
             .spawn(move || {
@@ -815,14 +814,29 @@ impl Engine {
         }
     }
 
-    /// Runs a search on this thread and returns the result (the command line, tests, bench).
-    pub fn search_sync(&mut self, limits: &SearchLimits, reporter: &dyn Reporter) -> SearchResult {
-        let opts = SearchOptions {
+    /// The search's configuration from the options.
+    fn search_options(&self) -> SearchOptions {
+        SearchOptions {
             threads: self.options.threads,
             multipv: self.options.multipv,
             move_overhead: self.options.move_overhead,
             show_wdl: self.options.show_wdl,
-        };
+            params: self.options.params,
+        }
+    }
+
+    /// Sets a tunable search constant by its UCI name: `Ok(false)` when no tunable has that
+    /// name, an error when the value does not fit.
+    pub fn set_search_param(&mut self, name: &str, value: &str) -> Result<bool, EngineError> {
+        self.options
+            .params
+            .set(name, value)
+            .map_err(EngineError::Range)
+    }
+
+    /// Runs a search on this thread and returns the result (the command line, tests, bench).
+    pub fn search_sync(&mut self, limits: &SearchLimits, reporter: &dyn Reporter) -> SearchResult {
+        let opts = self.search_options();
         self.stop.store(false, Ordering::SeqCst);
         self.pondering.store(false, Ordering::SeqCst);
         let ctx = SearchContext {

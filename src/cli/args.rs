@@ -200,6 +200,29 @@ fn learn() -> Command {
         .arg(opt("beta", "B", "the gate's SPRT: false H0 rate").value_parser(float_in(0.001, 0.5)).default_value("0.05"))
         .arg(opt("gate-games", "N", "the most games a gate plays (undecided then ends the run)").value_parser(value_parser!(u64).range(2..=1_000_000)).default_value("2000"))
         .arg(opt("rounds", "R", "the most rounds").value_parser(value_parser!(u64).range(1..=1000)).default_value("10"))
+        .arg(opt("chunks", "FIRST-LAST", "play only these data chunks of the round (numbered from 0) and stop: a share of the data for another machine or process, merged with --merge"))
+        .arg(opt("merge", "DIR[,DIR...]", "copy in the data chunks of these work folders of the same run (variant and seed) that this one lacks, with their commands, then go on"))
+        .arg(variants_file())
+}
+
+fn spsa() -> Command {
+    Command::new("spsa")
+        .about("tune the search's constants by SPSA (as fishtest and OpenBench do): game pairs between the engine with the constants moved up and with them moved down, each constant stepped towards the side that won; stop it at any moment, the same command resumes from the work folder (docs/strength.md, \"Tuning by SPSA\")")
+        .arg(opt("variant", "NAME", "the variant the games are played in (two players)").default_value("chess"))
+        .arg(opt("work", "DIR", "the work folder (default: spsa-VARIANT in the current directory)"))
+        .arg(opt("iterations", "N", "iterations of the run (the schedule's length)").value_parser(value_parser!(u64).range(1..=10_000_000)).default_value("1000"))
+        .arg(opt("pairs", "P", "game pairs an iteration").value_parser(value_parser!(u64).range(1..=1000)).default_value("1"))
+        .arg(opt("concurrency", "N", "games played at once").value_parser(value_parser!(u64).range(1..=256)).default_value("2"))
+        .arg(opt("tc", "TC", "the games' time control, as chimera match's tc=").default_value("2+0.02"))
+        .arg(opt("nodes", "N", "nodes a move instead of --tc").value_parser(value_parser!(u64).range(1..=1_000_000_000)))
+        .arg(opt("hash", "MB", "hash table of each engine").value_parser(value_parser!(u64).range(1..=crate::engine::MAX_HASH_MB as u64)).default_value("16"))
+        .arg(opt("book", "FILE", "openings, one FEN or EPD a line (default: 200 balanced openings made by genfens into the work folder)"))
+        .arg(opt("params", "NAMES", "the constants tuned, comma-separated (default: all; --list shows them)").default_value("all"))
+        .arg(opt("seed", "S", "the run's seed").value_parser(value_parser!(u64)).default_value("1"))
+        .arg(opt("r-end", "R", "the learning rate at the run's end: the last steps are R * c_end a unit of result (fishtest's r_end; default 0.002)").value_parser(float_in(0.000001, 10.0)))
+        .arg(opt("engine", "BIN", "the chimera binary played (default: this one)"))
+        .arg(opt("hours", "H", "stop once H hours are spent (the same command goes on later)").value_parser(float_in(0.0, 1e6)))
+        .arg(Arg::new("list").long("list").action(ArgAction::SetTrue).help("print the tunable constants in OpenBench's SPSA format (name, int, default, min, max, c_end, r_end) and stop"))
         .arg(variants_file())
 }
 
@@ -248,6 +271,7 @@ pub fn command() -> Command {
         .subcommand(train())
         .subcommand(learn())
         .subcommand(fitwdl())
+        .subcommand(spsa())
         .subcommand(analyse())
         .subcommand(serve())
 }

@@ -634,6 +634,18 @@ fn train_three(
     Ok(())
 }
 
+/// `--chunks FIRST-LAST` (or one number).
+fn chunk_range(text: &str) -> Result<(usize, usize), String> {
+    let bad = || format!("--chunks takes FIRST-LAST (chunk numbers, e.g. 16-31), not '{text}'");
+    let (a, b) = text.split_once('-').unwrap_or((text, text));
+    let first: usize = a.trim().parse().map_err(|_| bad())?;
+    let last: usize = b.trim().parse().map_err(|_| bad())?;
+    if first > last || last > 9999 {
+        return Err(bad());
+    }
+    Ok((first, last))
+}
+
 fn cmd_learn(m: &ArgMatches) -> Result<(), String> {
     use crate::learn::pipeline::{run, LearnConfig};
     let rules = tune_variant(m)?;
@@ -661,6 +673,12 @@ fn cmd_learn(m: &ArgMatches) -> Result<(), String> {
         gate_games: value::<u64>(m, "gate-games").unwrap_or(2000) as u32,
         rounds: count(m, "rounds", 10),
         exe: std::env::current_exe().map_err(|e| format!("this program's path: {e}"))?,
+        chunks: value::<String>(m, "chunks")
+            .map(|c| chunk_range(&c))
+            .transpose()?,
+        merge: value::<String>(m, "merge")
+            .map(|d| d.split(',').map(Into::into).collect())
+            .unwrap_or_default(),
     };
     if cfg.hidden.is_some_and(|h| h % 16 != 0) {
         return Err("--hidden must be a multiple of 16".into());
@@ -682,6 +700,57 @@ fn cmd_learn(m: &ArgMatches) -> Result<(), String> {
             summary.positions,
             cfg.work.join("report.md").display()
         ),
+    }
+    Ok(())
+}
+
+/// `chimera spsa`: prints the tunables, or runs (resumes) a tuning run.
+fn cmd_spsa(m: &ArgMatches) -> Result<(), String> {
+    use crate::tune::spsa::{openbench_lines, run, select, SpsaConfig};
+    if m.get_flag("list") {
+        for line in openbench_lines() {
+            say!("{line}");
+        }
+        return Ok(());
+    }
+    let rules = tune_variant(m)?;
+    let exe = match value::<String>(m, "engine") {
+        Some(e) => std::path::PathBuf::from(e),
+        None => std::env::current_exe().map_err(|e| format!("this program's path: {e}"))?,
+    };
+    let cfg = SpsaConfig {
+        variant: rules.name.clone(),
+        variants_file: value(m, "variants"),
+        work: value::<String>(m, "work").map_or_else(
+            || std::path::PathBuf::from(format!("spsa-{}", rules.name)),
+            Into::into,
+        ),
+        iterations: value(m, "iterations").unwrap_or(1000),
+        pairs: value(m, "pairs").unwrap_or(1),
+        concurrency: count(m, "concurrency", 2),
+        tc: value(m, "tc").unwrap_or_else(|| "2+0.02".into()),
+        nodes: value(m, "nodes"),
+        hash: value(m, "hash").unwrap_or(16),
+        book: value(m, "book"),
+        params: select(&value::<String>(m, "params").unwrap_or_default())?,
+        seed: value(m, "seed").unwrap_or(1),
+        r_end: value(m, "r-end").unwrap_or(crate::search::params::R_END),
+        engine: exe,
+        hours: value(m, "hours"),
+    };
+    let st = run(rules, &cfg)?;
+    say!(
+        "spsa: {}; values (state in {}):",
+        st.summary(&cfg),
+        cfg.work.join("spsa.state").display()
+    );
+    for (t, v) in cfg.params.iter().zip(&st.theta) {
+        say!(
+            "setoption name {} value {}   # default {}",
+            t.name,
+            v.round(),
+            t.default
+        );
     }
     Ok(())
 }
@@ -809,6 +878,7 @@ fn dispatch(m: &ArgMatches) -> Result<(), String> {
         "train" => cmd_train(sub),
         "learn" => cmd_learn(sub),
         "fitwdl" => cmd_fitwdl(sub),
+        "spsa" => cmd_spsa(sub),
         "analyse" => analyse::run(sub),
         "serve" => cmd_serve(sub),
         other => Err(format!("no subcommand '{other}' (try 'chimera help')")),

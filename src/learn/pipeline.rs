@@ -82,6 +82,12 @@ pub struct LearnConfig {
     pub rounds: usize,
     /// The engine the gate runs (this binary).
     pub exe: PathBuf,
+    /// Generate only these chunks of the current round (first and last number) and stop: a
+    /// share of a round's data for another machine or process, merged by `merge`.
+    pub chunks: Option<(usize, usize)>,
+    /// Work folders of the same run (variant and seed) whose data chunks join this one's
+    /// (each chunk this folder lacks is copied in, with the command that made it).
+    pub merge: Vec<PathBuf>,
 }
 
 /// Where a round stands.
@@ -291,6 +297,13 @@ pub fn run(rules: &'static Variant, cfg: &LearnConfig) -> Result<LearnSummary, S
         make_book(rules, cfg, &book, &mut m)?;
         save(&manifest_path, &m)?;
     }
+    for other in &cfg.merge {
+        merge_chunks(cfg, &mut m, other)?;
+        save(&manifest_path, &m)?;
+    }
+    if let Some(range) = cfg.chunks {
+        return generate_share(rules, cfg, &mut m, range, &out_of_time);
+    }
     loop {
         if m.stage == Stage::Done {
             break;
@@ -461,20 +474,7 @@ fn make_book(
     path: &Path,
     m: &mut Manifest,
 ) -> Result<(), String> {
-    let req = genfens::Request {
-        count: 200,
-        seed: m.seed,
-        book: None,
-        variant: rules.name.clone(),
-        plies: 8,
-        nodes: 1000,
-        double960: false,
-    };
-    let mut text = String::new();
-    genfens::generate(&req, rules, |fen| {
-        text += fen;
-        text.push('\n');
-    })?;
+    let text = genfens::balanced_openings(rules, 200, m.seed)?;
     write_whole(path, text.as_bytes())?;
     m.commands.push(format!(
         "chimera \"genfens 200 seed {} book None variant {} plies 8 nodes 1000\" quit  # the gate's openings, {}{}",
@@ -554,45 +554,11 @@ fn generate_round(
         if have >= cfg.positions || out_of_time() {
             return Ok(());
         }
-        let chunk = all_chunks(&cfg.work)?
-            .iter()
-            .filter(|c| c.2 == m.round)
-            .count();
-        let seed = m
-            .seed
-            .wrapping_mul(1_000_003)
-            .wrapping_add(m.round as u64 * 10_007 + chunk as u64);
-        let dcfg = DatagenConfig {
-            games: cfg.chunk_games,
-            nodes: cfg.nodes,
-            threads: cfg.threads,
-            seed,
-            random_plies: 8,
-            book: None,
-            chess960: None,
-            balance_nodes: 1000,
-            format: DataFormat::Packed,
-            eval_file: eval_file.clone(),
-        };
-        let path = cfg
-            .work
-            .join("data")
-            .join(format!("round-{}-{chunk:04}.bin", m.round));
-        let mut bytes = Vec::new();
-        let stats = generate(rules, &dcfg, &mut bytes, false)
-            .map_err(|e| format!("{}: {e}", path.display()))?;
-        write_whole(&path, &bytes)?;
-        m.commands.push(format!(
-            "chimera datagen --variant {} --games {} --nodes {} --threads {} --seed {seed} --balance 1000{}{} --out {}",
-            rules.name,
-            cfg.chunk_games,
-            cfg.nodes,
-            cfg.threads,
-            eval_file.as_ref().map_or(String::new(), |e| format!(" --eval-file {e}")),
-            variants_arg(cfg),
-            path.display()
-        ));
-        save(&cfg.work.join(MANIFEST), m)?;
+        // the lowest number not yet played (merged shares may have filled later ones)
+        let chunk = (0..)
+            .find(|&i| !chunk_path(&cfg.work, m.round, i).exists())
+            .expect("a free number");
+        let stats = play_chunk(rules, cfg, m, chunk, eval_file.clone())?;
         made += stats.positions as u64;
         let rate = made as f64 / started.elapsed().as_secs_f64().max(1e-9);
         let left = cfg.positions.saturating_sub(have + stats.positions as u64);
@@ -604,6 +570,154 @@ fn generate_round(
             duration(left as f64 / rate.max(1e-9))
         ));
     }
+}
+
+/// The file of chunk `chunk` of round `round`.
+fn chunk_path(work: &Path, round: usize, chunk: usize) -> PathBuf {
+    work.join("data")
+        .join(format!("round-{round}-{chunk:04}.bin"))
+}
+
+/// Plays chunk number `chunk` of the manifest's round (its seed from the run's seed, the
+/// round and the number, so any machine plays the same games), writes it whole and records
+/// its command.
+fn play_chunk(
+    rules: &'static Variant,
+    cfg: &LearnConfig,
+    m: &mut Manifest,
+    chunk: usize,
+    eval_file: Option<String>,
+) -> Result<super::datagen::DatagenStats, String> {
+    let seed = m
+        .seed
+        .wrapping_mul(1_000_003)
+        .wrapping_add(m.round as u64 * 10_007 + chunk as u64);
+    let dcfg = DatagenConfig {
+        games: cfg.chunk_games,
+        nodes: cfg.nodes,
+        threads: cfg.threads,
+        seed,
+        random_plies: 8,
+        book: None,
+        chess960: None,
+        balance_nodes: 1000,
+        format: DataFormat::Packed,
+        eval_file: eval_file.clone(),
+    };
+    let path = chunk_path(&cfg.work, m.round, chunk);
+    let mut bytes = Vec::new();
+    let stats = generate(rules, &dcfg, &mut bytes, false)
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    write_whole(&path, &bytes)?;
+    m.commands.push(format!(
+        "chimera datagen --variant {} --games {} --nodes {} --threads {} --seed {seed} --balance 1000{}{} --out {}",
+        rules.name,
+        cfg.chunk_games,
+        cfg.nodes,
+        cfg.threads,
+        eval_file.as_ref().map_or(String::new(), |e| format!(" --eval-file {e}")),
+        variants_arg(cfg),
+        path.display()
+    ));
+    save(&cfg.work.join(MANIFEST), m)?;
+    Ok(stats)
+}
+
+/// `--chunks FIRST-LAST`: plays the chunks of the current round in that range that are not
+/// there yet, then stops (no training, no gate).
+fn generate_share(
+    rules: &'static Variant,
+    cfg: &LearnConfig,
+    m: &mut Manifest,
+    (first, last): (usize, usize),
+    out_of_time: &dyn Fn() -> bool,
+) -> Result<LearnSummary, String> {
+    if m.stage != Stage::Generate {
+        return Err(format!(
+            "{}: the run is at the {} stage of round {}; --chunks plays a round's data (copy \
+             the folder as it was while generating, or let the run go on)",
+            cfg.work.join(MANIFEST).display(),
+            m.stage.name(),
+            m.round
+        ));
+    }
+    let eval_file = best_eval(cfg, m);
+    for chunk in first..=last {
+        if out_of_time() {
+            progress("the time budget is spent; run the same command again to go on");
+            break;
+        }
+        if chunk_path(&cfg.work, m.round, chunk).exists() {
+            continue;
+        }
+        let stats = play_chunk(rules, cfg, m, chunk, eval_file.clone())?;
+        progress(&format!(
+            "round {} chunk {chunk} of {first}-{last}: {} positions",
+            m.round, stats.positions
+        ));
+    }
+    Ok(LearnSummary {
+        best: m.best.as_ref().map(|b| cfg.work.join(b)),
+        finished: false,
+        positions: all_chunks(&cfg.work)?.iter().map(|c| c.1).sum(),
+    })
+}
+
+/// `--merge OTHER`: copies every data chunk of OTHER (a work folder of the same variant and
+/// seed, e.g. one that played `--chunks` on another machine) that this folder lacks, with the
+/// command that made it (its paths turned into this folder's).
+fn merge_chunks(cfg: &LearnConfig, m: &mut Manifest, other: &Path) -> Result<(), String> {
+    let other_manifest = other.join(MANIFEST);
+    let text = std::fs::read_to_string(&other_manifest)
+        .map_err(|e| format!("--merge {}: {e}", other_manifest.display()))?;
+    let theirs = Manifest::parse(&text, &other_manifest)?;
+    if theirs.variant != m.variant || theirs.seed != m.seed {
+        return Err(format!(
+            "--merge {}: that folder learns {} with seed {}, this one {} with seed {}: its \
+             games are not this run's",
+            other.display(),
+            theirs.variant,
+            theirs.seed,
+            m.variant,
+            m.seed
+        ));
+    }
+    let (from, to) = (
+        absolute(other).display().to_string(),
+        absolute(&cfg.work).display().to_string(),
+    );
+    let mut copied = 0;
+    for (path, positions, _) in all_chunks(other)? {
+        let name = path.file_name().expect("a chunk file").to_owned();
+        let target = cfg.work.join("data").join(&name);
+        if target.exists() {
+            continue;
+        }
+        let bytes = std::fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+        write_whole(&target, &bytes)?;
+        let name = name.to_string_lossy().to_string();
+        let made = theirs
+            .commands
+            .iter()
+            .filter(|c| c.starts_with("chimera datagen ") && c.ends_with(&format!("/data/{name}")));
+        for c in made {
+            let c = c.replace(&from, &to).replace(
+                &format!("{}/data/", other.display()),
+                &format!("{}/data/", cfg.work.display()),
+            );
+            m.commands.push(c);
+        }
+        copied += 1;
+        progress(&format!(
+            "merged {name} ({positions} positions) from {}",
+            other.display()
+        ));
+    }
+    progress(&format!(
+        "--merge {}: {copied} chunk(s) copied",
+        other.display()
+    ));
+    Ok(())
 }
 
 fn duration(seconds: f64) -> String {

@@ -108,6 +108,32 @@ fn six_fields(pos: &Position) -> String {
     }
 }
 
+/// `count` balanced openings of `rules` from its start position (8 random plies, each kept
+/// when a 1,000-node search finds it level), one FEN a line: the book `chimera learn`'s gates
+/// and `chimera spsa` make for themselves, `genfens COUNT seed SEED book None variant V plies
+/// 8 nodes 1000` as a command.
+pub fn balanced_openings(
+    rules: &'static Variant,
+    count: usize,
+    seed: u64,
+) -> Result<String, String> {
+    let req = Request {
+        count,
+        seed,
+        book: None,
+        variant: rules.name.clone(),
+        plies: 8,
+        nodes: 1000,
+        double960: false,
+    };
+    let mut text = String::new();
+    generate(&req, rules, |fen| {
+        text += fen;
+        text.push('\n');
+    })?;
+    Ok(text)
+}
+
 /// Generates the openings of `req` for `rules`, handing each FEN to `emit`.
 pub fn generate(
     req: &Request,

@@ -14,6 +14,14 @@ use std::io::{BufRead, Write};
 use std::sync::mpsc::{channel, Receiver, Sender};
 use std::sync::{Arc, Mutex};
 
+/// Whether the search's tunable constants are offered as options (`uci`'s list, XBoard's
+/// features): only when the environment variable `CHIMERA_TUNE` is set to something other
+/// than `0`, as for a tuning run (docs/strength.md, "Tuning by SPSA"), so a GUI's option
+/// dialog keeps to what a user sets. They are accepted by `setoption` either way.
+pub fn tunables_offered() -> bool {
+    std::env::var("CHIMERA_TUNE").is_ok_and(|v| !v.is_empty() && v != "0")
+}
+
 /// Something for the session loop to handle.
 pub enum Event {
     /// A line from the GUI.

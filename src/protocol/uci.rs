@@ -6,7 +6,7 @@
 use super::{Event, Finished, Output};
 use crate::engine::{
     parse_move, Engine, MultiPlayerSearch, ReportedScore, Reporter, ScoreBound, SearchInfo,
-    SearchLimits, CHESS960, EVAL_FILE_DEFAULT, MAX_HASH_MB, MAX_MULTIPV, MAX_THREADS,
+    SearchLimits, CHESS960, EVAL_FILE_DEFAULT, MAX_HASH_MB, MAX_MULTIPV, MAX_THREADS, TUNABLES,
 };
 use std::sync::mpsc::{Receiver, Sender};
 use std::sync::Arc;
@@ -68,7 +68,7 @@ fn options(engine: &Engine) -> Vec<UciOptionConfig> {
         name: name.into(),
         default: Some(default),
     };
-    vec![
+    let mut list = vec![
         spin("Hash", engine.options.hash_mb as i64, 1, MAX_HASH_MB as i64),
         spin(
             "Threads",
@@ -116,7 +116,14 @@ fn options(engine: &Engine) -> Vec<UciOptionConfig> {
         check("UCI_AnalyseMode", false),
         check("UCI_Chess960", false),
         check("UCI_ShowWDL", false),
-    ]
+    ];
+    if super::tunables_offered() {
+        let now = engine.options.params.values();
+        for (t, v) in TUNABLES.iter().zip(now) {
+            list.push(spin(t.name, v as i64, t.min as i64, t.max as i64));
+        }
+    }
+    list
 }
 
 /// The `info string variant ...` line GUIs use to set up the board (Fairy-Stockfish's format).
@@ -260,7 +267,11 @@ impl Session {
                         ));
                     }),
             },
-            _ => Err(format!("unknown option '{name}'")),
+            _ => match self.engine.set_search_param(name, value.unwrap_or("")) {
+                Ok(true) => Ok(()),
+                Ok(false) => Err(format!("unknown option '{name}'")),
+                Err(e) => Err(e.to_string()),
+            },
         };
         if let Err(e) = result {
             self.error(&e);

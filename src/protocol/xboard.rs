@@ -5,7 +5,7 @@
 use super::{Event, Finished, Output};
 use crate::engine::{
     Color, Engine, MultiPlayerSearch, Outcome, ReportedScore, Reporter, ScoreBound, SearchInfo,
-    SearchLimits, Silent, CHESS960,
+    SearchLimits, Silent, CHESS960, TUNABLES,
 };
 use std::collections::VecDeque;
 use std::sync::mpsc::{Receiver, Sender};
@@ -95,6 +95,15 @@ impl Session {
         ));
         self.out
             .line("feature option=\"MultiPlayerSearch -combo *paranoid /// maxn\"");
+        if super::tunables_offered() {
+            let now = self.engine.options.params.values();
+            for (t, v) in TUNABLES.iter().zip(now) {
+                self.out.line(&format!(
+                    "feature option=\"{} -spin {v} {} {}\"",
+                    t.name, t.min, t.max
+                ));
+            }
+        }
         self.out.line("feature done=1");
     }
 
@@ -579,7 +588,11 @@ impl Session {
                     .map(|_| ())
                     .map_err(|e| e.to_string())
             }
-            other => Err(format!("unknown option '{other}'")),
+            other => match self.engine.set_search_param(other, value) {
+                Ok(true) => Ok(()),
+                Ok(false) => Err(format!("unknown option '{other}'")),
+                Err(e) => Err(e.to_string()),
+            },
         };
         if let Err(e) = r {
             self.error(&e, line);

@@ -10,12 +10,14 @@ mod busy;
 pub mod game;
 mod history;
 pub mod maxn;
+pub mod params;
 pub mod paranoid;
 mod threads;
 mod time;
 mod worker;
 
 pub use history::HistoryPool;
+pub use params::{SearchParams, Tunable, TUNABLES};
 pub use threads::{search, search_game, SearchContext, SearchOptions, SearchResult};
 pub use time::TimeManager;
 

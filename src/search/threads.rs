@@ -11,6 +11,7 @@
 use super::busy::BusyTable;
 use super::game::{Game, OrthodoxGame, VariantGame};
 use super::history::HistoryPool;
+use super::params::SearchParams;
 use super::worker::{RootMove, Shared, Worker};
 use super::{
     wdl, ReportedScore, Reporter, ScoreBound, SearchInfo, SearchLimits, TimeManager, INFINITE,
@@ -22,9 +23,6 @@ use crate::position::Position;
 use crate::tt::TranspositionTable;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
-/// Aspiration windows: the half-width of the first window around the last score, in
-/// centipawns (it widens by half on each failure).
-const ASPIRATION_WINDOW: i32 = 25;
 /// Aspiration windows: the least depth they are used from.
 const ASPIRATION_MIN_DEPTH: i32 = 4;
 /// `currmove` lines are sent once the search has run this long (ms), as GUIs expect.
@@ -58,6 +56,8 @@ pub struct SearchOptions {
     pub move_overhead: u64,
     /// Include WDL estimates.
     pub show_wdl: bool,
+    /// The tunable constants (their defaults unless a tuner set them).
+    pub params: SearchParams,
 }
 
 impl Default for SearchOptions {
@@ -67,6 +67,7 @@ impl Default for SearchOptions {
             multipv: 1,
             move_overhead: 10,
             show_wdl: false,
+            params: SearchParams::default(),
         }
     }
 }
@@ -154,6 +155,8 @@ pub fn search_game<G: Game>(
         deadline: hard,
         pondering,
         busy: busy.as_ref(),
+        params: options.params,
+        reductions: options.params.reductions(),
     };
     let max_depth = limits.depth.map_or(MAX_PLY as i32 - 4, |d| {
         (d as i32).clamp(1, MAX_PLY as i32 - 4)
@@ -272,7 +275,7 @@ fn iterate<G: Game>(
         }
         for pv_idx in 0..multipv {
             let prev = w.root_moves[pv_idx].previous_score;
-            let mut delta = ASPIRATION_WINDOW;
+            let mut delta = options.params.aspiration_window;
             let (mut alpha, mut beta) = if depth >= ASPIRATION_MIN_DEPTH && prev.abs() < MATE_BOUND
             {
                 ((prev - delta).max(-INFINITE), (prev + delta).min(INFINITE))

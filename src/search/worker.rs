@@ -5,13 +5,13 @@
 use super::busy::BusyTable;
 use super::game::{Game, Player};
 use super::history::{self, Histories, NO_KEY};
+use super::params::SearchParams;
 use super::{INFINITE, MATE, MATE_BOUND, MAX_PLY};
 use crate::eval::EvalParams;
 use crate::moves::{Move, MoveList};
 use crate::piece::PieceType;
 use crate::tt::{Bound, TranspositionTable};
 use crate::variant::GameValue;
-use once_cell::sync::Lazy;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 /// What all threads of one search share.
@@ -30,6 +30,10 @@ pub struct Shared<'a> {
     pub pondering: &'a AtomicBool,
     /// Positions other threads are searching (only with several threads).
     pub busy: Option<&'a BusyTable>,
+    /// The tunable constants.
+    pub params: SearchParams,
+    /// Late-move reductions by depth and move index, from `params`.
+    pub reductions: Box<[[u8; 64]; 64]>,
 }
 
 /// A root move with its latest score and line.
@@ -74,54 +78,12 @@ impl ScoreBuf {
 // Search parameters, named so formulas read as what they mean. Changing one changes the
 // `bench` signature and needs an SPRT (docs/match.md).
 
-/// Reverse futility pruning: the deepest remaining depth it applies at.
-const RFP_MAX_DEPTH: i32 = 6;
-/// Reverse futility pruning: the margin per ply of remaining depth, in centipawns.
-const RFP_MARGIN_PER_PLY: i32 = 90;
 /// Null move: the least remaining depth it is tried at.
 const NULL_MIN_DEPTH: i32 = 3;
-/// Null move: the base reduction.
-const NULL_BASE_REDUCTION: i32 = 3;
-/// Null move: one more ply of reduction per this many plies of depth.
-const NULL_DEPTH_DIVISOR: i32 = 4;
-/// Late-move pruning: the deepest remaining depth it applies at.
-const LMP_MAX_DEPTH: i32 = 3;
-/// Late-move pruning: quiet moves from index `LMP_BASE + LMP_FACTOR * depth^2` on are skipped
-/// where the static evaluation is improving.
-const LMP_BASE: usize = 4;
-/// See [`LMP_BASE`].
-const LMP_FACTOR: i32 = 2;
-/// Late-move pruning where the evaluation is not improving: fewer quiet moves are tried
-/// (from index `LMP_BASE_WORSENING + LMP_FACTOR_WORSENING * depth^2` on they are skipped),
-/// since a position getting worse rarely gets its cutoff from a late quiet move.
-const LMP_BASE_WORSENING: usize = 3;
-/// See [`LMP_BASE_WORSENING`].
-const LMP_FACTOR_WORSENING: i32 = 1;
-/// Futility pruning: the deepest remaining depth at which quiet moves are skipped when the
-/// static evaluation plus a margin cannot reach alpha.
-const FUTILITY_MAX_DEPTH: i32 = 6;
-/// Futility pruning: the margin is `FUTILITY_BASE + FUTILITY_PER_PLY * depth` centipawns.
-const FUTILITY_BASE: i32 = 80;
-/// See [`FUTILITY_BASE`].
-const FUTILITY_PER_PLY: i32 = 90;
-/// Late-move reductions: one ply less per this much quiet history, one more per this much
-/// below zero.
-const LMR_HISTORY_DIVISOR: i32 = 8192;
 /// Internal iterative reduction: the least remaining depth at which a node without a table
 /// move is searched one ply shallower (its ordering is poor, and a shallower search fills the
 /// table for the next visit).
 const IIR_MIN_DEPTH: i32 = 4;
-/// Late-move reductions: the least remaining depth and move index they apply from.
-const LMR_MIN_DEPTH: i32 = 3;
-/// See [`LMR_MIN_DEPTH`].
-const LMR_MIN_INDEX: usize = 3;
-/// Late-move reductions: `LMR_BASE + ln(depth) ln(index) / LMR_DIVISOR` plies.
-const LMR_BASE: f64 = 0.75;
-/// See [`LMR_BASE`].
-const LMR_DIVISOR: f64 = 2.25;
-/// Quiescence delta pruning: a capture that cannot lift the stand-pat score this close to
-/// alpha is skipped, in centipawns.
-const DELTA_MARGIN: i32 = 200;
 /// Capture history counts this fraction in a capture's order (the victim's value leads).
 const CAPTURE_HISTORY_DIVISOR: i32 = 16;
 /// Move ordering bands, best first: the table move, captures (by victim and attacker),
@@ -142,33 +104,15 @@ const ORDER_QUIETS_BELOW: i32 = 1 << 24;
 /// SEE pruning: the deepest remaining depth at which moves losing material by static
 /// exchange are skipped at non-PV nodes.
 const SEE_PRUNE_MAX_DEPTH: i32 = 6;
-/// SEE pruning: a quiet move is skipped when it loses more than this per ply of depth (a
-/// deeper node has more time to win the material back).
-const SEE_QUIET_MARGIN: i32 = 60;
-/// SEE pruning: a capture is skipped when it loses more than this per ply of depth.
-const SEE_CAPTURE_MARGIN: i32 = 120;
 /// Nodes a thread counts before adding them to the shared counter and checking limits.
 const NODE_BATCH: u64 = 1024;
 /// The stop flag is read every this many nodes (a power of two).
 const STOP_POLL: u64 = 64;
 
-static LMR: Lazy<[[u8; 64]; 64]> = Lazy::new(|| {
-    let mut t = [[0u8; 64]; 64];
-    for (d, row) in t.iter_mut().enumerate().skip(1) {
-        for (m, r) in row.iter_mut().enumerate().skip(1) {
-            *r = (LMR_BASE + (d as f64).ln() * (m as f64).ln() / LMR_DIVISOR) as u8;
-        }
-    }
-    t
-});
-
 /// Remaining depth from which the table's move is tested for singularity.
 const SINGULAR_MIN_DEPTH: i32 = 6;
 /// How much shallower than the node the table's entry may be for a singularity test.
 const SINGULAR_TT_DEPTH_SLACK: i32 = 3;
-/// Margin under the table's score, per ply of depth, that every other move must stay below
-/// for the table's move to be singular.
-const SINGULAR_MARGIN_PER_PLY: i32 = 2;
 
 /// Remaining depth from which a node puts off moves that another thread is searching.
 const DEFER_MIN_DEPTH: i32 = 3;
@@ -737,7 +681,10 @@ impl<'a, G: Game> Worker<'a, G> {
                 // no capture or promotion cut: the killers, bad captures and quiets follow,
                 // unless futility prunes every quiet move (then only the bad captures do)
                 staged = false;
-                if is_pv || best <= -MATE_BOUND || !futile(depth, static_eval, alpha) {
+                if is_pv
+                    || best <= -MATE_BOUND
+                    || !self.shared.params.futile(depth, static_eval, alpha)
+                {
                     self.list_the_rest(&mut list, next);
                     n = list.len();
                     scores = buf.slice(n);
@@ -763,7 +710,10 @@ impl<'a, G: Game> Worker<'a, G> {
                 && !checked
                 && quiet
                 && best > -MATE_BOUND
-                && prunes_quiet(depth, i, improving, static_eval, alpha)
+                && self
+                    .shared
+                    .params
+                    .prunes_quiet(depth, i, improving, static_eval, alpha)
             {
                 // the quiets still to pick come later at no higher alpha: pruned as well
                 if scores[i] < ORDER_QUIETS_BELOW && next <= n {
@@ -816,8 +766,15 @@ impl<'a, G: Game> Worker<'a, G> {
                     score = self.child(chooser, new_depth, alpha, beta, ply + 1);
                 } else {
                     let r = if quiet && !checked && !gives_check {
-                        let lmr = late_move_reduction(depth, i, is_pv, new_depth);
-                        adjust_reduction(lmr, history, improving, new_depth)
+                        let p = &self.shared.params;
+                        let lmr = SearchParams::late_move_reduction(
+                            &self.shared.reductions,
+                            depth,
+                            i,
+                            is_pv,
+                            new_depth,
+                        );
+                        p.adjust_reduction(lmr, history, improving, new_depth)
                     } else {
                         0
                     };
@@ -900,7 +857,7 @@ impl<'a, G: Game> Worker<'a, G> {
         if !usable {
             return Singularity::Extend(0);
         }
-        let singular_beta = tt_score - SINGULAR_MARGIN_PER_PLY * depth;
+        let singular_beta = tt_score - self.shared.params.singular_margin * depth;
         self.excluded[ply] = e.mv;
         let score = self.search((depth - 1) / 2, singular_beta - 1, singular_beta, ply);
         self.excluded[ply] = Move::NONE;
@@ -1028,9 +985,9 @@ impl<'a, G: Game> Worker<'a, G> {
             return false;
         }
         let margin = if quiet {
-            SEE_QUIET_MARGIN
+            self.shared.params.see_quiet_margin
         } else {
-            SEE_CAPTURE_MARGIN
+            self.shared.params.see_capture_margin
         };
         !self.pos.see_ge(m, -margin * depth, self.eval)
     }
@@ -1073,8 +1030,8 @@ impl<'a, G: Game> Worker<'a, G> {
         ply: usize,
     ) -> Option<i32> {
         // reverse futility pruning: a smaller margin where the evaluation is improving
-        if depth <= RFP_MAX_DEPTH
-            && static_eval - RFP_MARGIN_PER_PLY * (depth - improving as i32) >= beta
+        if depth <= self.shared.params.rfp_max_depth
+            && static_eval - self.shared.params.rfp_margin * (depth - improving as i32) >= beta
             && static_eval.abs() < MATE_BOUND
         {
             return Some(static_eval);
@@ -1085,7 +1042,8 @@ impl<'a, G: Game> Worker<'a, G> {
             && static_eval >= beta
             && self.pos.null_move_here()
         {
-            let r = NULL_BASE_REDUCTION + depth / NULL_DEPTH_DIVISOR;
+            let p = &self.shared.params;
+            let r = p.null_base_reduction + depth / p.null_depth_divisor;
             self.moved[ply + 2] = NO_KEY;
             self.pos.make_null();
             self.shared.tt.prefetch(self.pos.key());
@@ -1189,7 +1147,9 @@ impl<'a, G: Game> Worker<'a, G> {
                     continue;
                 };
                 // delta pruning
-                if m.promotion_type().is_none() && stand + v + DELTA_MARGIN <= alpha {
+                if m.promotion_type().is_none()
+                    && stand + v + self.shared.params.delta_margin <= alpha
+                {
                     continue;
                 }
                 // captures that lose material by static exchange
@@ -1243,47 +1203,6 @@ impl<'a, G: Game> Worker<'a, G> {
     pub fn hashfull(&self) -> usize {
         self.shared.tt.hashfull()
     }
-}
-
-/// Late-move and futility pruning: whether the quiet move at index `i` of a non-PV node at
-/// `depth` (not in check, some move already searched) is skipped.
-#[inline]
-fn prunes_quiet(depth: i32, i: usize, improving: bool, static_eval: i32, alpha: i32) -> bool {
-    let late = if improving {
-        LMP_BASE + (LMP_FACTOR * depth * depth) as usize
-    } else {
-        LMP_BASE_WORSENING + (LMP_FACTOR_WORSENING * depth * depth) as usize
-    };
-    (depth <= LMP_MAX_DEPTH && i >= late) || (i > 0 && futile(depth, static_eval, alpha))
-}
-
-/// Futility pruning: whether a non-PV node's quiet moves after its first cannot raise alpha.
-#[inline]
-fn futile(depth: i32, static_eval: i32, alpha: i32) -> bool {
-    depth <= FUTILITY_MAX_DEPTH && static_eval + FUTILITY_BASE + FUTILITY_PER_PLY * depth <= alpha
-}
-
-/// Late-move reduction `r` of a quiet move adjusted: less for a move with good history, more
-/// for one with bad history or where the evaluation is not improving; kept within the
-/// `new_depth` (at least one ply is searched).
-#[inline]
-fn adjust_reduction(r: i32, history: i32, improving: bool, new_depth: i32) -> i32 {
-    if r == 0 {
-        return 0;
-    }
-    let r = r - history / LMR_HISTORY_DIVISOR + !improving as i32;
-    r.clamp(0, new_depth - 1)
-}
-
-/// The late-move reduction of the quiet move at index `i` of a node at `depth` whose moves
-/// are searched to `new_depth` (none for the first moves or shallow nodes).
-#[inline]
-fn late_move_reduction(depth: i32, i: usize, is_pv: bool, new_depth: i32) -> i32 {
-    if depth < LMR_MIN_DEPTH || i < LMR_MIN_INDEX {
-        return 0;
-    }
-    let r = LMR[depth.min(63) as usize][i.min(63)] as i32 - is_pv as i32;
-    r.clamp(0, new_depth - 1)
 }
 
 /// The score a table entry proves at a non-PV node searched to `depth` within

@@ -6,6 +6,7 @@
 //! it and rewrites the weights table.
 //! docs/strength.md ("Tuning") gives the commands and the method.
 
+pub mod spsa;
 pub mod texel;
 
 use crate::eval::weights::{feature_name, FEATURES, WEIGHTS};

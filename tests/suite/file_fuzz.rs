@@ -1805,6 +1805,8 @@ fn learn_config(work: &Path) -> pipeline::LearnConfig {
         gate_games: 2,
         rounds: 1,
         exe: PathBuf::from(env!("CARGO_BIN_EXE_chimera")),
+        chunks: None,
+        merge: Vec::new(),
     }
 }
 

@@ -133,6 +133,65 @@ fn learn_runs_end_to_end_and_resumes_to_the_same_files() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A round's data split between two folders (as between two machines): one plays a range of
+/// chunks with `--chunks`, the other plays the rest and `--merge`s the first's; the data, the
+/// net and the commands are those of a run that played everything itself.
+#[test]
+fn learn_splits_a_round_by_chunks_and_merges_it() {
+    let dir = scratch("split");
+    let ini = dir.join("mini.ini");
+    std::fs::write(&ini, MINI).expect("ini");
+    let full = dir.join("full");
+    let o = learn(&ini, &full, &[]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let chunks = std::fs::read_dir(full.join("data")).expect("data").count();
+    assert!(chunks >= 2, "the round needs several chunks ({chunks})");
+
+    let share = dir.join("share");
+    let range = format!("1-{}", chunks - 1);
+    let o = learn(&ini, &share, &["--chunks", &range]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{err}");
+    assert!(err.contains(&format!("chunk 1 of {range}")), "{err}");
+    assert!(!share.join("data").join("round-1-0000.bin").exists());
+    assert!(
+        !share.join("nets").join("round-1.nnue").exists(),
+        "a share trains nothing"
+    );
+
+    let main = dir.join("main");
+    let o = learn(&ini, &main, &["--merge", share.to_str().expect("utf-8")]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{err}");
+    assert!(
+        err.contains(&format!("{} chunk(s) copied", chunks - 1)),
+        "{err}"
+    );
+    assert!(
+        files(&main) == files(&full),
+        "the same chunks and net as one machine's run"
+    );
+    let report = std::fs::read_to_string(main.join("report.md")).expect("report");
+    assert_eq!(
+        report.matches("chimera datagen").count(),
+        chunks,
+        "{report}"
+    );
+    assert!(!report.contains(share.to_str().expect("utf-8")), "{report}");
+
+    // another run's folder is not merged; a range must read FIRST-LAST
+    let other = dir.join("other");
+    let o = learn(&ini, &other, &["--seed", "2", "--chunks", "0-0"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let o = learn(&ini, &main, &["--merge", other.to_str().expect("utf-8")]);
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("with seed 2"));
+    let o = learn(&ini, &dir.join("bad"), &["--chunks", "5-2"]);
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--chunks takes FIRST-LAST"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn learn_refuses_bad_input_by_name() {
     let dir = scratch("bad");

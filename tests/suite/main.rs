@@ -59,6 +59,7 @@ mod seed_examples;
 mod serve_api;
 mod slide;
 mod soak_replay;
+mod spsa;
 mod state_invariants;
 mod trailer;
 mod triangulation;
