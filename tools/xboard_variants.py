@@ -20,7 +20,9 @@ engine, how the games ended, faults) and exits non-zero on any fault.
                              [--variants a,b,...] [--modes default,nolegal,polyglot]
 
 Needs Debian's xboard, xvfb and polyglot. Each match starts XBoard with a fresh HOME (XBoard
-keeps its settings, legality testing included, in ~/.xboardrc).
+keeps its settings, legality testing included, in ~/.xboardrc). A finished match leaves
+NAME.done beside its PGN, so a run stopped part-way resumes with the next match when started
+again with the same OUT_DIR (delete OUT_DIR to play everything again).
 """
 
 import argparse
@@ -89,6 +91,11 @@ def play(engine, out, variant, mode, legality_off, args):
     """One XBoard match; returns its games, or None when XBoard hung."""
     name = f"{variant}-{mode}"
     pgn = os.path.join(out, name + ".pgn")
+    done = os.path.join(out, name + ".done")
+    if os.path.exists(done):
+        # played in an earlier run (the whole run resumes match by match)
+        hung = open(done).read().strip() == "hung"
+        return games_of(open(pgn, errors="replace").read() if os.path.exists(pgn) else ""), hung
     if os.path.exists(pgn):
         os.remove(pgn)
     home = tempfile.mkdtemp(prefix="xbhome")
@@ -124,6 +131,8 @@ def play(engine, out, variant, mode, legality_off, args):
             subprocess.run(["pkill", "-f", f"-sgf {pgn}"], check=False)
     shutil.rmtree(home, ignore_errors=True)
     text = open(pgn, errors="replace").read() if os.path.exists(pgn) else ""
+    with open(done, "w") as f:
+        f.write("hung\n" if hung else "ok\n")
     return games_of(text), hung
 
 
