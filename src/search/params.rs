@@ -97,6 +97,12 @@ tunables! {
         "Singular extensions: the margin per ply of depth under the table's score.";
     aspiration_window: "AspirationWindow" = 25 in 8..=80, c_end 3.0,
         "Aspiration windows: the first window's half-width, in centipawns.";
+    time_moves_to_go: "TimeMovesToGo" = 30 in 10..=60, c_end 2.0,
+        "Time: the moves the clock is shared over when the GUI does not say (the soft limit is the clock over this).";
+    time_inc_percent: "TimeIncPercent" = 75 in 25..=100, c_end 5.0,
+        "Time: the share of the increment added to each move's soft limit, in per cent.";
+    time_hard_factor: "TimeHardFactor" = 4 in 2..=8, c_end 0.5,
+        "Time: the hard limit (stop now) as a multiple of the soft one (start no new iteration).";
 }
 
 /// Least remaining depth and move index late-move reductions apply from (not tuned: they

@@ -1,6 +1,7 @@
 //! Time management: a soft limit (don't start another iteration) and a hard limit (stop now),
 //! from the clock, increment and moves to go.
 
+use super::params::SearchParams;
 use super::SearchLimits;
 use crate::geometry::Color;
 use std::time::{Duration, Instant};
@@ -14,8 +15,19 @@ pub struct TimeManager {
 }
 
 impl TimeManager {
-    /// Limits for `us` from the GUI's limits; `overhead` is subtracted for communication lag.
+    /// Limits for `us` from the GUI's limits with the default constants; `overhead` is
+    /// subtracted for communication lag.
     pub fn new(limits: &SearchLimits, us: Color, overhead: u64) -> TimeManager {
+        TimeManager::with_params(limits, us, overhead, &SearchParams::default())
+    }
+
+    /// Limits for `us` from the GUI's limits and the time constants of `p`.
+    pub fn with_params(
+        limits: &SearchLimits,
+        us: Color,
+        overhead: u64,
+        p: &SearchParams,
+    ) -> TimeManager {
         let start = Instant::now();
         if limits.infinite {
             return TimeManager {
@@ -41,8 +53,10 @@ impl TimeManager {
         };
         let inc = limits.inc[us.index()];
         let left = left.saturating_sub(overhead).max(1);
-        let mtg = limits.movestogo.unwrap_or(30).clamp(1, 50) as u64;
-        let base = left / mtg + inc * 3 / 4;
+        let mtg = limits
+            .movestogo
+            .map_or(p.time_moves_to_go as u64, |m| m.clamp(1, 50) as u64);
+        let base = left / mtg + inc * p.time_inc_percent as u64 / 100;
         // on a low clock a move may use only a share of what is left: with a small increment,
         // any lag beyond the planned time (the answer's way to the GUI, a busy machine) would
         // otherwise drain the clock move after move until a move comes too late
@@ -54,7 +68,7 @@ impl TimeManager {
             (left / 8, left / 3)
         };
         let soft = base.min(soft_cap).max(1);
-        let hard = (base * 4).min(hard_cap).max(soft);
+        let hard = (base * p.time_hard_factor as u64).min(hard_cap).max(soft);
         TimeManager {
             start,
             soft: Some(Duration::from_millis(soft)),
@@ -133,6 +147,38 @@ mod tests {
             TimeManager::new(&l, Color::Black, 0).hard,
             Some(Duration::from_millis(100))
         );
+    }
+
+    #[test]
+    fn the_time_constants_shape_the_budget() {
+        let l = SearchLimits {
+            time: [Some(60_000), Some(60_000)],
+            inc: [1000, 1000],
+            ..Default::default()
+        };
+        let ms = |p: &SearchParams| {
+            let tm = TimeManager::with_params(&l, Color::White, 0, p);
+            (tm.soft.unwrap().as_millis(), tm.hard.unwrap().as_millis())
+        };
+        let default = SearchParams::default();
+        // 60 s over 30 moves plus 75 % of the increment; the hard limit four times that
+        assert_eq!(ms(&default), (2750, 11000));
+        assert_eq!(
+            TimeManager::new(&l, Color::White, 0).soft,
+            Some(Duration::from_millis(2750))
+        );
+        let mut p = default;
+        p.set("TimeMovesToGo", "60").unwrap();
+        p.set("TimeIncPercent", "100").unwrap();
+        p.set("TimeHardFactor", "2").unwrap();
+        assert_eq!(ms(&p), (2000, 4000));
+        // a GUI's moves to go still decides where it gives one
+        let l40 = SearchLimits {
+            movestogo: Some(40),
+            ..l.clone()
+        };
+        let tm = TimeManager::with_params(&l40, Color::White, 0, &p);
+        assert_eq!(tm.soft, Some(Duration::from_millis(1500 + 1000)));
     }
 
     #[test]
