@@ -16,10 +16,14 @@ use std::sync::{Arc, Mutex};
 
 /// Whether the search's tunable constants are offered as options (`uci`'s list, XBoard's
 /// features): only when the environment variable `CHIMERA_TUNE` is set to something other
-/// than `0`, as for a tuning run (docs/strength.md, "Tuning by SPSA"), so a GUI's option
-/// dialog keeps to what a user sets. They are accepted by `setoption` either way.
+/// than `0`, as for a tuning run (docs/strength.md, "Tuning by SPSA"), or the engine was
+/// built for tuning (`make TUNE=1`, which sets `CHIMERA_TUNE_BUILD`: OpenBench's workers
+/// build with make and cannot set the variable), so a GUI's option dialog keeps to what a
+/// user sets. They are accepted by `setoption` either way.
 pub fn tunables_offered() -> bool {
-    std::env::var("CHIMERA_TUNE").is_ok_and(|v| !v.is_empty() && v != "0")
+    let on = |v: &str| !v.is_empty() && v != "0";
+    option_env!("CHIMERA_TUNE_BUILD").is_some_and(on)
+        || std::env::var("CHIMERA_TUNE").is_ok_and(|v| on(&v))
 }
 
 /// Something for the session loop to handle.
