@@ -166,8 +166,23 @@ impl SpsaState {
         )
     }
 
-    /// Reads a state file written for `cfg`; a file of another run, or a damaged one, is
-    /// refused with the key at fault.
+    /// Reads the state file at `path` written for `cfg`: `None` when there is none yet; a file
+    /// of another run, a damaged or unreadable one, is refused with the file and the key at
+    /// fault (never taken for a fresh start, which would overwrite it).
+    pub fn load(path: &Path, cfg: &SpsaConfig) -> Result<Option<SpsaState>, String> {
+        match std::fs::read(path) {
+            Ok(bytes) => {
+                let text = String::from_utf8(bytes)
+                    .map_err(|_| format!("{}: not text (damaged)", path.display()))?;
+                SpsaState::from_text(&text, cfg, path).map(Some)
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+            Err(e) => Err(format!("{}: {e}", path.display())),
+        }
+    }
+
+    /// Reads a state file's text written for `cfg`; a file of another run, or a damaged one,
+    /// is refused with the key at fault.
     fn from_text(text: &str, cfg: &SpsaConfig, path: &Path) -> Result<SpsaState, String> {
         let bad = |what: String| format!("{}: {what}", path.display());
         let mut lines = text.lines();
@@ -177,10 +192,12 @@ impl SpsaState {
         let mut st = SpsaState::fresh(cfg);
         let fresh = SpsaState::fresh(cfg).to_text(cfg);
         let expected: Vec<&str> = fresh.lines().collect();
+        let mut seen = Vec::new();
         for line in lines {
             let (key, value) = line
                 .split_once(" = ")
                 .ok_or_else(|| bad(format!("'{line}' is not 'key = value'")))?;
+            seen.push(key.to_string());
             let num = |s: &str| s.parse::<u64>().map_err(|_| bad(format!("{key}: '{s}'")));
             match key {
                 "variant" | "seed" | "iterations" | "pairs" | "r_end" | "params" => {
@@ -205,12 +222,25 @@ impl SpsaState {
                         .map(|s| s.parse::<f64>().ok().filter(|x| x.is_finite()))
                         .collect::<Option<_>>()
                         .ok_or_else(|| bad(format!("theta: '{value}'")))?;
-                    if v.len() != cfg.params.len() {
-                        return Err(bad("theta has the wrong number of values".into()));
+                    let fits = v.len() == cfg.params.len()
+                        && v.iter()
+                            .zip(&cfg.params)
+                            .all(|(x, t)| (t.min as f64..=t.max as f64).contains(x));
+                    if !fits {
+                        return Err(bad(format!(
+                            "theta: '{value}' is not one value within range per constant"
+                        )));
                     }
                     st.theta = v;
                 }
                 _ => return Err(bad(format!("unknown key '{key}'"))),
+            }
+        }
+        // every key of the file this run writes must be there
+        for line in &expected[1..] {
+            let key = line.split(" = ").next().unwrap_or_default();
+            if !seen.iter().any(|k| k == key) {
+                return Err(bad(format!("damaged: no '{key}' line")));
             }
         }
         Ok(st)
@@ -371,10 +401,7 @@ fn play(cfg: &SpsaConfig, args: &[String]) -> Result<([u64; 3], u64), String> {
 pub fn run(rules: &'static Variant, cfg: &SpsaConfig) -> Result<SpsaState, String> {
     std::fs::create_dir_all(&cfg.work).map_err(|e| format!("{}: {e}", cfg.work.display()))?;
     let state_path = cfg.work.join("spsa.state");
-    let mut st = match std::fs::read_to_string(&state_path) {
-        Ok(text) => SpsaState::from_text(&text, cfg, &state_path)?,
-        Err(_) => SpsaState::fresh(cfg),
-    };
+    let mut st = SpsaState::load(&state_path, cfg)?.unwrap_or_else(|| SpsaState::fresh(cfg));
     let book = book(rules, cfg)?;
     let started = Instant::now();
     let first = st.done;
@@ -556,6 +583,15 @@ mod tests {
         let err = SpsaState::from_text(&text.replace("91.25", "x"), &cfg, path).unwrap_err();
         assert!(err.contains("theta"), "{err}");
         assert!(SpsaState::from_text("junk", &cfg, path).is_err());
+        let err = SpsaState::from_text(&text.replace("91.25", "500"), &cfg, path).unwrap_err();
+        assert!(err.contains("within range"), "{err}");
+        let no_theta: String = text
+            .lines()
+            .filter(|l| !l.starts_with("theta"))
+            .map(|l| format!("{l}\n"))
+            .collect();
+        let err = SpsaState::from_text(&no_theta, &cfg, path).unwrap_err();
+        assert!(err.contains("no 'theta' line"), "{err}");
     }
 
     #[test]

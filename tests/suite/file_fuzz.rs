@@ -2,7 +2,8 @@
 //! and three-player), variants.ini (`--variants`, `VariantPath`), PGN and FEN (the web board's
 //! import and every variant's FEN parser, Foreign Policy's FP-FEN), the web board's HTTP API,
 //! opening books (`match`'s EPD/FEN/PGN, datagen's FEN/EPD), training data (packed, text,
-//! Foreign Policy's lines) and `learn`'s work folder (manifest, data chunks, checkpoints).
+//! Foreign Policy's lines), `learn`'s work folder (manifest, data chunks, checkpoints) and
+//! `spsa`'s state file.
 //!
 //! Each target starts from valid inputs (the built-in nets and variants.ini, games and
 //! positions played here, files the engine's own writers made) and mutates them with a seeded
@@ -1991,4 +1992,77 @@ fn check_work(
             }
         }
     }
+}
+
+/// A tuning run's configuration for the state file's target.
+fn spsa_config(work: &Path) -> chimera::tune::spsa::SpsaConfig {
+    chimera::tune::spsa::SpsaConfig {
+        variant: "chess".into(),
+        variants_file: None,
+        work: work.to_path_buf(),
+        iterations: 500,
+        pairs: 1,
+        concurrency: 2,
+        tc: "1+0.01".into(),
+        nodes: None,
+        hash: 16,
+        book: None,
+        params: chimera::tune::spsa::select("RfpMargin,LmrBase,TimeHardFactor").expect("known"),
+        seed: 5,
+        r_end: 0.002,
+        engine: PathBuf::from("chimera"),
+        hours: None,
+    }
+}
+
+/// `chimera spsa`'s state file (`spsa.state`): read back, or refused naming the file; an
+/// accepted state has values within their ranges and no more iterations than the run.
+#[test]
+fn spsa_state() {
+    let dir = scratch("spsa");
+    let cfg = spsa_config(&dir);
+    let header = "# chimera spsa: the state of a tuning run; read by 'chimera spsa', do not edit\n";
+    let head = "variant = chess\nseed = 5\niterations = 500\npairs = 1\nr_end = 0.002\n\
+                params = RfpMargin LmrBase TimeHardFactor\n";
+    let seeds = vec![
+        Seed {
+            meta: (),
+            label: "a fresh run's state".into(),
+            bytes: format!("{header}{head}done = 0\ngames = 0 0 0\nfaults = 0\ntheta = 90.0000 75.0000 4.0000\n")
+                .into_bytes(),
+        },
+        Seed {
+            meta: (),
+            label: "a run's state after 137 iterations".into(),
+            bytes: format!("{header}{head}done = 137\ngames = 101 96 77\nfaults = 1\ntheta = 97.3125 71.0512 3.5000\n")
+                .into_bytes(),
+        },
+    ];
+    let path = dir.join("spsa.state");
+    fuzz(
+        "spsa",
+        seeds,
+        |_| Shape::Text,
+        |_, _, _| {},
+        || (),
+        move |_, _, bytes, _| {
+            std::fs::write(&path, bytes).expect("write");
+            match chimera::tune::spsa::SpsaState::load(&path, &cfg) {
+                Ok(Some(st)) => {
+                    let in_range = st
+                        .theta
+                        .iter()
+                        .zip(&cfg.params)
+                        .all(|(v, t)| (t.min as f64..=t.max as f64).contains(v));
+                    if !in_range || st.done > cfg.iterations {
+                        return Err(format!("accepted a state out of range: {st:?}"));
+                    }
+                    Ok(Handled::Accepted)
+                }
+                Ok(None) => Err("an existing file read as no state".into()),
+                Err(e) => refusal(&e, &["spsa.state"]),
+            }
+        },
+    );
+    let _ = std::fs::remove_dir_all(&dir);
 }
