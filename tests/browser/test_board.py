@@ -436,7 +436,7 @@ def watch(b):
     """A running `chimera match -serve` shows its games; the board follows the moves."""
     match = subprocess.Popen(
         [BINARY, "match", "-engine", f"cmd={BINARY}", "name=A", "-engine", f"cmd={BINARY}",
-         "name=B", "-variant", "espionage", "-each", "st=0.15", "-games", "1",
+         "name=B", "-variant", "espionage", "-each", "st=0.15", "timemargin=2000", "-games", "1",
          "-maxmoves", "40", "-serve", "0"], stdout=subprocess.PIPE, text=True)
     try:
         url = None
