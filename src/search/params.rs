@@ -23,8 +23,9 @@ pub struct Tunable {
     pub help: &'static str,
 }
 
-/// SPSA's learning rate at the end of a run (`r_end`), the same for every constant: the step
-/// of the last iterations is `r_end * c_end^2` a game pair's result, as fishtest sets it.
+/// SPSA's learning rate at the end of a run (`r_end`), the same for every constant: the gain
+/// of the last iterations is `r_end * c_end^2`, a step of `r_end * c_end` a unit of a game
+/// pair's result, as fishtest sets it.
 pub const R_END: f64 = 0.002;
 
 macro_rules! tunables {

@@ -3,9 +3,9 @@
 //! constants moved up plays a game pair against the one with them moved down (`chimera
 //! match`, same opening, both colours), and each constant steps along its sign by
 //! `a_k / c_k` times the pair's result (wins minus losses of the upper side). The gains follow
-//! fishtest's schedule (alpha 0.602, gamma 0.101, A a tenth of the iterations), set so that
-//! the last iteration perturbs by `c_end` and steps by `r_end * c_end^2` a unit of result
-//! ([`crate::search::params`] gives each constant's `c_end`).
+//! fishtest's schedule (alpha 0.602, gamma 0.101, A a tenth of the iterations), set so that at
+//! the last iteration the perturbation is `c_end` and the gain `r_end * c_end^2`, a step of
+//! `r_end * c_end` a unit of result ([`crate::search::params`] gives each constant's `c_end`).
 //!
 //! A run lives in its work folder: `spsa.state` (the iteration reached, the values, the
 //! games) is rewritten whole after every iteration, so a run stopped at any moment resumes
