@@ -389,7 +389,7 @@ fn tune_variant(m: &ArgMatches) -> Result<&'static crate::position::Variant, Str
     let name = value::<String>(m, "variant").unwrap_or_default();
     if name == crate::foreignpolicy::NAME {
         return Err(format!(
-            "{name} has three players; learn and tune take a two-player variant \
+            "{name} has three players; learn, tune, fitwdl and spsa take a two-player variant \
              (datagen and train make its three-player net: docs/nnue.md)"
         ));
     }
