@@ -825,13 +825,14 @@ impl Engine {
         }
     }
 
-    /// Sets a tunable search constant by its UCI name: `Ok(false)` when no tunable has that
-    /// name, an error when the value does not fit.
-    pub fn set_search_param(&mut self, name: &str, value: &str) -> Result<bool, EngineError> {
-        self.options
-            .params
-            .set(name, value)
-            .map_err(EngineError::Range)
+    /// Sets a tunable search constant by its UCI name (the protocols' last resort for an
+    /// option name): an error when no tunable has that name or the value does not fit.
+    pub fn set_search_param(&mut self, name: &str, value: &str) -> Result<(), EngineError> {
+        match self.options.params.set(name, value) {
+            Ok(true) => Ok(()),
+            Ok(false) => Err(EngineError::Range(format!("unknown option '{name}'"))),
+            Err(e) => Err(EngineError::Range(e)),
+        }
     }
 
     /// Runs a search on this thread and returns the result (the command line, tests, bench).

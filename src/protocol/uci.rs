@@ -267,11 +267,10 @@ impl Session {
                         ));
                     }),
             },
-            _ => match self.engine.set_search_param(name, value.unwrap_or("")) {
-                Ok(true) => Ok(()),
-                Ok(false) => Err(format!("unknown option '{name}'")),
-                Err(e) => Err(e.to_string()),
-            },
+            _ => self
+                .engine
+                .set_search_param(name, value.unwrap_or(""))
+                .map_err(|e| e.to_string()),
         };
         if let Err(e) = result {
             self.error(&e);

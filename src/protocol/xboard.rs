@@ -588,11 +588,10 @@ impl Session {
                     .map(|_| ())
                     .map_err(|e| e.to_string())
             }
-            other => match self.engine.set_search_param(other, value) {
-                Ok(true) => Ok(()),
-                Ok(false) => Err(format!("unknown option '{other}'")),
-                Err(e) => Err(e.to_string()),
-            },
+            other => self
+                .engine
+                .set_search_param(other, value)
+                .map_err(|e| e.to_string()),
         };
         if let Err(e) = r {
             self.error(&e, line);

@@ -129,7 +129,7 @@ pub fn search_maxn(
     };
     let me = pos.side_to_move().index();
     let mut s = MaxN {
-        tm: TimeManager::with_params(limits, Color::White, options.move_overhead, &options.params),
+        tm: TimeManager::new(limits, Color::White, options.move_overhead, &options.params),
         ctx,
         node_limit: limits.nodes,
         nodes: 0,

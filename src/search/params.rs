@@ -142,12 +142,12 @@ impl SearchParams {
     }
 
     /// The late-move reduction table, `[depth][move index]` in plies.
-    pub fn reductions(&self) -> Box<[[u8; 64]; 64]> {
+    pub fn reductions(&self) -> [[u8; 64]; 64] {
         let (base, divisor) = (
             self.lmr_base as f64 / 100.0,
             self.lmr_divisor as f64 / 100.0,
         );
-        let mut t = Box::new([[0u8; 64]; 64]);
+        let mut t = [[0u8; 64]; 64];
         for (d, row) in t.iter_mut().enumerate().skip(1) {
             for (m, r) in row.iter_mut().enumerate().skip(1) {
                 *r = (base + (d as f64).ln() * (m as f64).ln() / divisor).max(0.0) as u8;

@@ -143,7 +143,7 @@ pub fn search_game<G: Game>(
     }
     tt.new_search();
     // the clock that runs is the chooser's (the 007 family: not always the colour to move)
-    let tm = TimeManager::with_params(limits, root.clock(), options.move_overhead, &options.params);
+    let tm = TimeManager::new(limits, root.clock(), options.move_overhead, &options.params);
     let hard = tm.hard_limit().map(|h| std::time::Instant::now() + h);
     // with one thread nobody else is searching: no table, and the search stays deterministic
     let busy = (options.threads > 1).then(BusyTable::new);

@@ -15,19 +15,9 @@ pub struct TimeManager {
 }
 
 impl TimeManager {
-    /// Limits for `us` from the GUI's limits with the default constants; `overhead` is
+    /// Limits for `us` from the GUI's limits and the time constants of `p`; `overhead` is
     /// subtracted for communication lag.
-    pub fn new(limits: &SearchLimits, us: Color, overhead: u64) -> TimeManager {
-        TimeManager::with_params(limits, us, overhead, &SearchParams::default())
-    }
-
-    /// Limits for `us` from the GUI's limits and the time constants of `p`.
-    pub fn with_params(
-        limits: &SearchLimits,
-        us: Color,
-        overhead: u64,
-        p: &SearchParams,
-    ) -> TimeManager {
+    pub fn new(limits: &SearchLimits, us: Color, overhead: u64, p: &SearchParams) -> TimeManager {
         let start = Instant::now();
         if limits.infinite {
             return TimeManager {
@@ -127,24 +117,24 @@ mod tests {
             inc: [1000, 1000],
             ..Default::default()
         };
-        let tm = TimeManager::new(&l, Color::White, 10);
+        let tm = TimeManager::new(&l, Color::White, 10, &SearchParams::default());
         let soft = tm.soft.expect("limited").as_millis();
         assert!((2000..=4000).contains(&soft), "{soft}");
         l.movestogo = Some(1);
-        let tm = TimeManager::new(&l, Color::White, 10);
+        let tm = TimeManager::new(&l, Color::White, 10, &SearchParams::default());
         assert!(tm.hard.expect("limited").as_millis() <= 45_000);
         assert!(tm.hard.expect("limited").as_millis() >= 30_000);
         let l = SearchLimits {
             infinite: true,
             ..Default::default()
         };
-        assert!(!TimeManager::new(&l, Color::Black, 0).limited());
+        assert!(!TimeManager::new(&l, Color::Black, 0, &SearchParams::default()).limited());
         let l = SearchLimits {
             movetime: Some(100),
             ..Default::default()
         };
         assert_eq!(
-            TimeManager::new(&l, Color::Black, 0).hard,
+            TimeManager::new(&l, Color::Black, 0, &SearchParams::default()).hard,
             Some(Duration::from_millis(100))
         );
     }
@@ -157,16 +147,12 @@ mod tests {
             ..Default::default()
         };
         let ms = |p: &SearchParams| {
-            let tm = TimeManager::with_params(&l, Color::White, 0, p);
+            let tm = TimeManager::new(&l, Color::White, 0, p);
             (tm.soft.unwrap().as_millis(), tm.hard.unwrap().as_millis())
         };
         let default = SearchParams::default();
         // 60 s over 30 moves plus 75 % of the increment; the hard limit four times that
         assert_eq!(ms(&default), (2750, 11000));
-        assert_eq!(
-            TimeManager::new(&l, Color::White, 0).soft,
-            Some(Duration::from_millis(2750))
-        );
         let mut p = default;
         p.set("TimeMovesToGo", "60").unwrap();
         p.set("TimeIncPercent", "100").unwrap();
@@ -177,7 +163,7 @@ mod tests {
             movestogo: Some(40),
             ..l.clone()
         };
-        let tm = TimeManager::with_params(&l40, Color::White, 0, &p);
+        let tm = TimeManager::new(&l40, Color::White, 0, &p);
         assert_eq!(tm.soft, Some(Duration::from_millis(1500 + 1000)));
     }
 
@@ -193,7 +179,7 @@ mod tests {
                 inc: [inc, inc],
                 ..Default::default()
             };
-            let hard = TimeManager::new(&l, Color::White, 10)
+            let hard = TimeManager::new(&l, Color::White, 10, &SearchParams::default())
                 .hard
                 .expect("limited");
             let used = hard.as_millis() as u64 + lag;

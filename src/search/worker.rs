@@ -33,7 +33,7 @@ pub struct Shared<'a> {
     /// The tunable constants.
     pub params: SearchParams,
     /// Late-move reductions by depth and move index, from `params`.
-    pub reductions: Box<[[u8; 64]; 64]>,
+    pub reductions: [[u8; 64]; 64],
 }
 
 /// A root move with its latest score and line.
@@ -134,6 +134,8 @@ pub struct Worker<'a, G: Game> {
     /// The thread's own copy of the game.
     pub pos: G,
     shared: &'a Shared<'a>,
+    /// The tunable constants, copied from `shared` (read at every node: one load away).
+    params: SearchParams,
     eval: &'a EvalParams,
     local_nodes: u64,
     /// Deepest ply reached in the current iteration.
@@ -190,6 +192,7 @@ impl<'a, G: Game> Worker<'a, G> {
         Worker {
             id,
             pos,
+            params: shared.params,
             shared,
             eval,
             local_nodes: 0,
@@ -681,10 +684,7 @@ impl<'a, G: Game> Worker<'a, G> {
                 // no capture or promotion cut: the killers, bad captures and quiets follow,
                 // unless futility prunes every quiet move (then only the bad captures do)
                 staged = false;
-                if is_pv
-                    || best <= -MATE_BOUND
-                    || !self.shared.params.futile(depth, static_eval, alpha)
-                {
+                if is_pv || best <= -MATE_BOUND || !self.params.futile(depth, static_eval, alpha) {
                     self.list_the_rest(&mut list, next);
                     n = list.len();
                     scores = buf.slice(n);
@@ -766,7 +766,7 @@ impl<'a, G: Game> Worker<'a, G> {
                     score = self.child(chooser, new_depth, alpha, beta, ply + 1);
                 } else {
                     let r = if quiet && !checked && !gives_check {
-                        let p = &self.shared.params;
+                        let p = &self.params;
                         let lmr = SearchParams::late_move_reduction(
                             &self.shared.reductions,
                             depth,
@@ -857,7 +857,7 @@ impl<'a, G: Game> Worker<'a, G> {
         if !usable {
             return Singularity::Extend(0);
         }
-        let singular_beta = tt_score - self.shared.params.singular_margin * depth;
+        let singular_beta = tt_score - self.params.singular_margin * depth;
         self.excluded[ply] = e.mv;
         let score = self.search((depth - 1) / 2, singular_beta - 1, singular_beta, ply);
         self.excluded[ply] = Move::NONE;
@@ -985,9 +985,9 @@ impl<'a, G: Game> Worker<'a, G> {
             return false;
         }
         let margin = if quiet {
-            self.shared.params.see_quiet_margin
+            self.params.see_quiet_margin
         } else {
-            self.shared.params.see_capture_margin
+            self.params.see_capture_margin
         };
         !self.pos.see_ge(m, -margin * depth, self.eval)
     }
@@ -1030,8 +1030,8 @@ impl<'a, G: Game> Worker<'a, G> {
         ply: usize,
     ) -> Option<i32> {
         // reverse futility pruning: a smaller margin where the evaluation is improving
-        if depth <= self.shared.params.rfp_max_depth
-            && static_eval - self.shared.params.rfp_margin * (depth - improving as i32) >= beta
+        if depth <= self.params.rfp_max_depth
+            && static_eval - self.params.rfp_margin * (depth - improving as i32) >= beta
             && static_eval.abs() < MATE_BOUND
         {
             return Some(static_eval);
@@ -1042,7 +1042,7 @@ impl<'a, G: Game> Worker<'a, G> {
             && static_eval >= beta
             && self.pos.null_move_here()
         {
-            let p = &self.shared.params;
+            let p = &self.params;
             let r = p.null_base_reduction + depth / p.null_depth_divisor;
             self.moved[ply + 2] = NO_KEY;
             self.pos.make_null();
@@ -1147,9 +1147,7 @@ impl<'a, G: Game> Worker<'a, G> {
                     continue;
                 };
                 // delta pruning
-                if m.promotion_type().is_none()
-                    && stand + v + self.shared.params.delta_margin <= alpha
-                {
+                if m.promotion_type().is_none() && stand + v + self.params.delta_margin <= alpha {
                     continue;
                 }
                 // captures that lose material by static exchange

@@ -9,7 +9,8 @@
 //!
 //! A run lives in its work folder: `spsa.state` (the iteration reached, the values, the
 //! games) is rewritten whole after every iteration, so a run stopped at any moment resumes
-//! with the same command; `spsa.csv` logs every iteration, `games.pgn` every game.
+//! with the same command; `spsa.csv` logs every iteration, `games.pgn` every game (an
+//! iteration stopped part-way is played again whole, so its finished games stand there twice).
 
 use crate::engine::{Tunable, TUNABLES};
 use crate::learn::write_whole;
