@@ -22,11 +22,18 @@ for v in $variants; do
     # results predict poorly from search scores here (fitted K 549 and 1425 cp against
     # chess's 189): targets weighted to the result, deeper searches, a shorter gate
     007* | espionage)
-        extra="--lambda 0.2 --nodes 10000 --gate-games 400 --epochs 20" ;;
+        extra="--positions 250000 --lambda 0.2 --nodes 10000 --gate-games 400 --epochs 20" ;;
+    # palace's first net (lambda 0.5, 5,000 nodes, 267,221 positions) drew level with its
+    # rules-derived evaluation: twice the data, from deeper searches, weighted to the results
+    palace)
+        extra="--positions 500000 --lambda 0.2 --nodes 10000 --gate-games 1000 --epochs 10" ;;
+    # periphery's net (session 17, from chess net 2) against a round of its own self-play
+    periphery)
+        extra="--positions 500000 --gate-games 1000 --epochs 10" ;;
     *)
-        extra="--gate-games 1000 --epochs 10" ;;
+        extra="--positions 250000 --gate-games 1000 --epochs 10" ;;
     esac
     # shellcheck disable=SC2086
-    "$engine" learn --variant "$v" --positions 250000 --threads 2 --rounds 1 $extra >> "$v.log" 2>&1 &&
+    "$engine" learn --variant "$v" --threads 2 --rounds 1 $extra >> "$v.log" 2>&1 &&
         mkdir -p "$v" && date > "$v/done"
 done
