@@ -14,11 +14,12 @@ import sys
 import tempfile
 import time
 
+import checks  # tests/python/checks.py: the shared runner
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "tools"))
 import equal_time as et  # noqa: E402
 
-results = []
 
 # FAKE MODE SCALE LOG: for a position whose full-move number is n, depth 10 + n - SCALE,
 # seldepth depth + 5 and SCALE * 1000 * n nodes in the last report; a deeper line that
@@ -72,16 +73,6 @@ rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - bm e5; id "an EPD";
 r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 10
 8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 11
 """
-
-
-def check(name, fn):
-    try:
-        fn()
-        results.append((name, True, ""))
-        print(f"ok   {name}")
-    except Exception as e:  # report and go on
-        results.append((name, False, repr(e)))
-        print(f"FAIL {name}: {e!r}")
 
 
 class Setup:
@@ -222,17 +213,11 @@ def failing_engines():
         assert time.monotonic() - started < 5
 
 
-for name, fn in [
+checks.run([
     ("FEN and EPD lines", fens_from_lines),
     ("positions file: comments, count, bad chess FEN", positions_file),
     ("info lines: last exact depth, last nodes, nps from time", info_lines),
     ("two engines: per-position lines, summary, commands sent", two_engines),
     ("variant and per-engine options; engine without UCI_Variant", variant_and_options),
     ("engine that cannot start, dies, or hangs: message and status 1", failing_engines),
-]:
-    check(name, fn)
-
-passed = sum(1 for r in results if r[1])
-failed = len(results) - passed
-print(f"{passed} passed, {failed} failed")
-sys.exit(1 if failed else 0)
+])

@@ -8,24 +8,15 @@ import sys
 import chess
 import chess.engine
 
+import checks  # tests/python/checks.py: the shared runner
+
 BINARY = sys.argv[1] if len(sys.argv) > 1 else "target/release/chimera"
-results = []
 
 
 class PalaceBoard(chess.Board):
     """Palace chess: its moves are a subset of orthodox moves, so python-chess can follow it."""
     uci_variant = "palace"
     xboard_variant = "palace"
-
-
-def check(name, fn):
-    try:
-        fn()
-        results.append((name, True, ""))
-        print(f"ok   {name}")
-    except Exception as e:  # report and go on
-        results.append((name, False, repr(e)))
-        print(f"FAIL {name}: {e!r}")
 
 
 def uci_play_chess():
@@ -97,7 +88,7 @@ def xboard_analyse():
         assert info["pv"][0] == chess.Move.from_uci("d1d8"), info
 
 
-for name, fn in [
+checks.run([
     ("uci: plays legal chess moves under a time limit", uci_play_chess),
     ("uci: UCI_Variant palace, legal play, king stays in its palace", uci_variant_palace),
     ("uci: MultiPV 3 gives three distinct, ordered lines", uci_multipv3),
@@ -105,10 +96,4 @@ for name, fn in [
     ("xboard: plays legal chess moves", xboard_play_chess),
     ("xboard: variant palace", xboard_variant_palace),
     ("xboard: analyse finds mate in one", xboard_analyse),
-]:
-    check(name, fn)
-
-passed = sum(1 for r in results if r[1])
-failed = len(results) - passed
-print(f"{passed} passed, {failed} failed")
-sys.exit(1 if failed else 0)
+])

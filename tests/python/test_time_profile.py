@@ -12,12 +12,13 @@ import subprocess
 import sys
 import tempfile
 
+import checks  # tests/python/checks.py: the shared runner
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 TOOL = os.path.join(ROOT, "tools", "time_profile.py")
 sys.path.insert(0, os.path.join(ROOT, "tools"))
 import time_profile as tp  # noqa: E402
 
-results = []
 
 # alpha (White) loses: below -1.00 at move 4, back above at move 5, then at or below -1.00
 # from move 6 (mated scores at 7 and 8) to the end; a variation and a NAG to skip
@@ -80,16 +81,6 @@ UNCLOSED = """[Event "t"]
 """
 
 GOOD = GAME_1 + "\n" + GAME_2 + "\n" + GAME_3
-
-
-def check(name, fn):
-    try:
-        fn()
-        results.append((name, True, ""))
-        print(f"ok   {name}")
-    except Exception as e:  # report and go on
-        results.append((name, False, repr(e)))
-        print(f"FAIL {name}: {e!r}")
 
 
 def near(a, b, eps=1e-9):
@@ -245,7 +236,7 @@ def files_and_messages():
         assert "no game of engine 'gamma'" in e.getvalue()
 
 
-for name, fn in [
+checks.run([
     ("parse: moves, numbers, book, mates, variations, ms, reasons", parses_moves_and_comments),
     ("buckets of move numbers", buckets),
     ("profile: alpha's times, depths, shares, clock used", profile_alpha),
@@ -256,10 +247,4 @@ for name, fn in [
     ("markdown report", markdown_report),
     ("games without comments and unclosed comments are skipped", skipped_games),
     ("files: messages naming file and game; exit status", files_and_messages),
-]:
-    check(name, fn)
-
-passed = sum(1 for r in results if r[1])
-failed = len(results) - passed
-print(f"{passed} passed, {failed} failed")
-sys.exit(1 if failed else 0)
+])
