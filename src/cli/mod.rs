@@ -666,6 +666,7 @@ fn cmd_learn(m: &ArgMatches) -> Result<(), String> {
         epochs: count(m, "epochs", 20),
         lambda: value::<f64>(m, "lambda").map(|x| x as f32),
         tc: value(m, "tc").unwrap_or_else(|| "3+0.03".into()),
+        time_margin: value(m, "time-margin").unwrap_or(100),
         elo0: real("elo0"),
         elo1: real("elo1"),
         alpha: real("alpha"),

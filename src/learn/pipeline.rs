@@ -68,6 +68,10 @@ pub struct LearnConfig {
     pub lambda: Option<f32>,
     /// The gate's time control (`chimera match`'s `tc=`).
     pub tc: String,
+    /// How far past its clock a gate's move may come before it loses on time, in
+    /// milliseconds (`chimera match`'s `timemargin=`): a gate run beside other jobs should
+    /// measure the nets, not the machine's lag.
+    pub time_margin: u64,
     /// The gate's SPRT bounds and error rates.
     pub elo0: f64,
     /// See `elo0`.
@@ -827,7 +831,10 @@ fn gate_args(cfg: &LearnConfig, m: &Manifest) -> Vec<String> {
         .work
         .join("gates")
         .join(format!("round-{}.pgn", m.round));
-    let mut each = format!("tc={} option.Hash=16", cfg.tc);
+    let mut each = format!(
+        "tc={} timemargin={} option.Hash=16",
+        cfg.tc, cfg.time_margin
+    );
     if let Some(f) = &cfg.variants_file {
         each += &format!(" option.VariantPath={}", absolute(Path::new(f)).display());
     }

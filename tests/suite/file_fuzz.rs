@@ -1799,6 +1799,7 @@ fn learn_config(work: &Path) -> pipeline::LearnConfig {
         epochs: 2,
         lambda: None,
         tc: "1+0.01".into(),
+        time_margin: 100,
         elo0: 0.0,
         elo1: 10.0,
         alpha: 0.05,

@@ -84,6 +84,8 @@ fn learn_runs_end_to_end_and_resumes_to_the_same_files() {
         "chimera datagen",
         "chimera train",
         "chimera match",
+        // the gate's default margin past the clock
+        "timemargin=100",
         "round 1:",
     ] {
         assert!(report.contains(part), "{part}: {report}");
