@@ -191,6 +191,7 @@ fn learn() -> Command {
         .arg(opt("seed", "S", "the run's seed").value_parser(value_parser!(u64)).default_value("1"))
         .arg(opt("hidden", "H", "hidden width (default: the start net's, else 256; a wider one widens the start net, a narrower one trains from zero)").value_parser(value_parser!(u64).range(16..=crate::eval::nnue::file::MAX_HIDDEN as u64)))
         .arg(opt("men-buckets", "N", "output buckets by the men on the board (at most 8; default none; a work folder keeps its choice)").value_parser(value_parser!(u64).range(0..=8)))
+        .arg(opt("start", "NET", "the net the first round trains from: a built-in net (chess.nnue), a net file, or none (from zero); default the nearest whose men and board fit; a work folder keeps its choice"))
         .arg(opt("epochs", "E", "training epochs a round").value_parser(value_parser!(u64).range(1..=100_000)).default_value("20"))
         .arg(opt("lambda", "L", "the share of the search score in the training target (default 0.5; lower weighs the game results more)").value_parser(float_in(0.0, 1.0)))
         .arg(opt("tc", "TC", "the gate's time control, as chimera match's tc=").default_value("3+0.03"))

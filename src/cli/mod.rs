@@ -673,6 +673,7 @@ fn cmd_learn(m: &ArgMatches) -> Result<(), String> {
         beta: real("beta"),
         gate_games: value::<u64>(m, "gate-games").unwrap_or(2000) as u32,
         rounds: count(m, "rounds", 10),
+        start: value(m, "start"),
         exe: std::env::current_exe().map_err(|e| format!("this program's path: {e}"))?,
         chunks: value::<String>(m, "chunks")
             .map(|c| chunk_range(&c))

@@ -84,6 +84,9 @@ pub struct LearnConfig {
     pub gate_games: u32,
     /// The most rounds.
     pub rounds: usize,
+    /// The net the first round trains from, instead of the nearest fitting one: a built-in
+    /// net's name (`chess.nnue`), a net file, or `none` (from zero).
+    pub start: Option<String>,
     /// The engine the gate runs (this binary).
     pub exe: PathBuf,
     /// Generate only these chunks of the current round (first and last number) and stop: a
@@ -382,6 +385,18 @@ fn open_manifest(rules: &'static Variant, cfg: &LearnConfig) -> Result<Manifest,
                     rules.name
                 ));
             }
+            if let Some(asked) = &cfg.start {
+                let asked = start_name(asked);
+                if asked != m.start {
+                    return Err(format!(
+                        "{}: this work folder's training started from {}, not {asked} (give \
+                         --start {}, or another --work)",
+                        path.display(),
+                        m.start,
+                        m.start
+                    ));
+                }
+            }
             if m.men_buckets != cfg.men_buckets {
                 return Err(format!(
                     "{}: this work folder trains {} output buckets by men, not {} (give \
@@ -402,9 +417,13 @@ fn open_manifest(rules: &'static Variant, cfg: &LearnConfig) -> Result<Manifest,
             Ok(m)
         }
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            let start = nearest_net(rules)
-                .filter(|(_, net)| cfg.hidden.is_none_or(|h| h >= net.hidden))
-                .map(|(name, net)| (name, net.hidden));
+            let start = match &cfg.start {
+                Some(asked) => asked_start(rules, cfg, asked)?,
+                None => {
+                    nearest_net(rules).filter(|(_, net)| cfg.hidden.is_none_or(|h| h >= net.hidden))
+                }
+            }
+            .map(|(name, net)| (name, net.hidden));
             let (start, hidden) = match start {
                 Some((name, narrow)) => {
                     let hidden = cfg.hidden.unwrap_or(narrow);
@@ -443,6 +462,49 @@ fn open_manifest(rules: &'static Variant, cfg: &LearnConfig) -> Result<Manifest,
         }
         Err(e) => Err(format!("{}: {e}", path.display())),
     }
+}
+
+/// How a start net is named in the manifest: `none`, a built-in net's name, or a file's
+/// absolute path.
+fn start_name(asked: &str) -> String {
+    if asked == "none" || embedded::built_in(asked).is_some() {
+        asked.to_string()
+    } else {
+        absolute(Path::new(asked)).display().to_string()
+    }
+}
+
+/// The start net `name` (a built-in net's name or a file), loaded.
+fn start_net(name: &str) -> Result<Arc<Network>, String> {
+    match embedded::built_in(name) {
+        Some(net) => net.map_err(|e| format!("{name}: {e}")),
+        None => embedded::read(Path::new(name))
+            .map(Arc::new)
+            .map_err(|e| format!("{name}: {e}")),
+    }
+}
+
+/// The start net `--start` asks for, checked against the variant's men and board and the
+/// width asked for (`None`: from zero).
+fn asked_start(
+    rules: &Variant,
+    cfg: &LearnConfig,
+    asked: &str,
+) -> Result<Option<(String, Arc<Network>)>, String> {
+    if asked == "none" {
+        return Ok(None);
+    }
+    let name = start_name(asked);
+    let net = start_net(&name)?;
+    net.check_inputs(rules)
+        .map_err(|e| format!("--start {asked}: {e}"))?;
+    if cfg.hidden.is_some_and(|h| h < net.hidden) {
+        return Err(format!(
+            "--start {asked}: the net has {} hidden values, more than --hidden asks for",
+            net.hidden
+        ));
+    }
+    Ok(Some((name, net)))
 }
 
 fn save(path: &Path, m: &Manifest) -> Result<(), String> {
@@ -747,12 +809,7 @@ fn train_round(rules: &'static Variant, cfg: &LearnConfig, m: &mut Manifest) -> 
             let net = embedded::read(&path).map_err(|e| format!("{}: {e}", path.display()))?;
             (Some(Arc::new(net)), absolute(&path).display().to_string())
         }
-        None if m.start != "none" => {
-            let net = embedded::built_in(&m.start)
-                .ok_or_else(|| format!("the start net {} is not built in", m.start))?
-                .map_err(|e| format!("{}: {e}", m.start))?;
-            (Some(net), m.start.clone())
-        }
+        None if m.start != "none" => (Some(start_net(&m.start)?), m.start.clone()),
         None => (None, String::new()),
     };
     let nets = cfg.work.join("nets");

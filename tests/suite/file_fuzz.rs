@@ -1806,6 +1806,7 @@ fn learn_config(work: &Path) -> pipeline::LearnConfig {
         beta: 0.05,
         gate_games: 2,
         rounds: 1,
+        start: None,
         exe: PathBuf::from(env!("CARGO_BIN_EXE_chimera")),
         chunks: None,
         merge: Vec::new(),

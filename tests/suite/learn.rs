@@ -278,3 +278,60 @@ fn learn_trains_output_buckets_by_men() {
     assert!(report.contains("--men-buckets 4"), "{report}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `--start`: training starts from the net asked for (a file here; a built-in net by name),
+/// the manifest keeps it, a resumed run asking for another is refused, and a net whose men
+/// or board do not fit, or that cannot be read, is refused by name.
+#[test]
+fn learn_starts_from_the_net_asked_for() {
+    let dir = scratch("start");
+    let ini = dir.join("mini.ini");
+    std::fs::write(&ini, MINI).expect("ini");
+    let first = dir.join("first");
+    let o = learn(&ini, &first, &[]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let net = std::path::absolute(first.join("nets").join("round-1.nnue")).expect("path");
+    let net_text = net.to_str().expect("utf-8");
+    let work = dir.join("second");
+    let o = learn(&ini, &work, &["--start", net_text]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{err}");
+    assert!(
+        err.contains(&format!("training starts from {net_text}"))
+            && err.contains("round 1 train: ")
+            && err.contains(&format!("from {net_text}")),
+        "{err}"
+    );
+    let manifest = std::fs::read_to_string(work.join("learn.manifest")).expect("manifest");
+    assert!(
+        manifest.contains(&format!("start = {net_text}")),
+        "{manifest}"
+    );
+    let refused = |work: &Path, start: &str, needle: &str| {
+        let o = learn(&ini, work, &["--start", start]);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(!o.status.success(), "--start {start} succeeded");
+        assert!(
+            err.contains(needle),
+            "--start {start}: '{err}' lacks '{needle}'"
+        );
+    };
+    refused(
+        &work,
+        "none",
+        &format!("started from {net_text}, not none (give --start {net_text}"),
+    );
+    let fresh = dir.join("third");
+    refused(
+        &fresh,
+        "chess.nnue",
+        "--start chess.nnue: made for another game: the net's board is 8x8, the variant's 6x6",
+    );
+    let missing = dir.join("nosuch.nnue");
+    refused(
+        &fresh,
+        missing.to_str().expect("utf-8"),
+        "nosuch.nnue: cannot read it",
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
