@@ -27,9 +27,10 @@ for v in $variants; do
     # rules-derived evaluation: twice the data, from deeper searches, weighted to the results
     palace)
         extra="--positions 500000 --lambda 0.2 --nodes 10000 --gate-games 1000 --epochs 10" ;;
-    # periphery's net (session 17, from chess net 2) against a round of its own self-play
+    # periphery's net grew from chess net 2 (session 17): a round of its self-play trains
+    # net 5 (today's chess net) instead, against it
     periphery)
-        extra="--positions 500000 --gate-games 1000 --epochs 10" ;;
+        extra="--positions 500000 --start chess.nnue --gate-games 1000 --epochs 10" ;;
     *)
         extra="--positions 250000 --gate-games 1000 --epochs 10" ;;
     esac
