@@ -148,6 +148,8 @@ fn train() -> Command {
         .arg(opt("init", "NET", "start from a net (a built-in name such as chess.nnue, or a file) with the same men and board and a hidden size no wider than --hidden (a narrower one is widened: the added values start silent)"))
         .arg(opt("turn-buckets", "true|false", "an output bucket per turn phase where turns have phases (the 007 family; default true)").value_parser(value_parser!(bool)))
         .arg(opt("men-buckets", "N", "output buckets by the men on the board, in equal bands (at most 8; 0: none; not with turn buckets)").value_parser(value_parser!(u64)))
+        .arg(opt("king-buckets", "N", "input buckets by each side's king: 1, 2, 4 or 8 (by its rank and how near an edge file it stands; default 1)").value_parser(value_parser!(u8)))
+        .arg(opt("king-mirror", "true|false", "each side sees its board reflected left to right while its king stands on the right half (default false)").value_parser(value_parser!(bool)))
         .arg(opt("checkpoint", "FILE", "keep the run's state here after every epoch, and go on from it when the run is started again with the same data and settings"))
         .arg(variants_file())
 }

@@ -510,13 +510,7 @@ fn cmd_tune(m: &ArgMatches) -> Result<(), String> {
 
 /// The net `train --init` starts from: a built-in net's name or a net file.
 fn initial_net(name: &str) -> Result<std::sync::Arc<crate::eval::nnue::Network>, String> {
-    use crate::eval::nnue::embedded;
-    match embedded::built_in(name) {
-        Some(net) => net.map_err(|e| format!("--init: built-in net {name}: {e}")),
-        None => embedded::read(std::path::Path::new(name))
-            .map(std::sync::Arc::new)
-            .map_err(|e| format!("--init: {name}: {e}")),
-    }
+    crate::learn::pipeline::start_net(name).map_err(|e| format!("--init: {e}"))
 }
 
 fn cmd_train(m: &ArgMatches) -> Result<(), String> {
@@ -539,6 +533,7 @@ fn cmd_train(m: &ArgMatches) -> Result<(), String> {
         mirror: value(m, "mirror").unwrap_or(d.mirror),
         turn_buckets: value(m, "turn-buckets").unwrap_or(d.turn_buckets),
         men_buckets: count(m, "men-buckets", d.men_buckets),
+        kings: d.kings,
         init: match value::<String>(m, "init") {
             Some(name) => Some(initial_net(&name)?),
             None => None,
@@ -552,6 +547,8 @@ fn cmd_train(m: &ArgMatches) -> Result<(), String> {
                 "mirror",
                 "turn-buckets",
                 "men-buckets",
+                "king-buckets",
+                "king-mirror",
                 "init",
                 "checkpoint",
                 "variants",
@@ -561,6 +558,13 @@ fn cmd_train(m: &ArgMatches) -> Result<(), String> {
         return train_three(&data_arg, &out, &cfg);
     }
     let rules = tune_variant(m)?;
+    let mut cfg = cfg;
+    cfg.kings = crate::eval::nnue::KingBuckets::preset(
+        value::<u8>(m, "king-buckets").unwrap_or(1),
+        value::<bool>(m, "king-mirror").unwrap_or(false),
+        rules.shape.files,
+    )
+    .map_err(|e| format!("--king-buckets: {e}"))?;
     let mut data: Option<Data> = None;
     for path in data_arg.split(',') {
         let part = load(path, rules)?;

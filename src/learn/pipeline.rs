@@ -474,10 +474,11 @@ fn start_name(asked: &str) -> String {
     }
 }
 
-/// The start net `name` (a built-in net's name or a file), loaded.
-fn start_net(name: &str) -> Result<Arc<Network>, String> {
+/// The net `name` names: a built-in net's name (`chess.nnue`) or a net file, loaded (what
+/// `learn --start` and `train --init` take).
+pub fn start_net(name: &str) -> Result<Arc<Network>, String> {
     match embedded::built_in(name) {
-        Some(net) => net.map_err(|e| format!("{name}: {e}")),
+        Some(net) => net.map_err(|e| format!("built-in net {name}: {e}")),
         None => embedded::read(Path::new(name))
             .map(Arc::new)
             .map_err(|e| format!("{name}: {e}")),

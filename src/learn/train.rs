@@ -15,7 +15,9 @@
 
 use super::packed::{self, Layout, Record, RECORD_BYTES};
 use crate::eval::nnue::file::{MAX_BUCKETS, MAX_OUTPUT_WEIGHT};
-use crate::eval::nnue::{input_count, men_bucket, start_men, BucketBy, Network, QA, QB};
+use crate::eval::nnue::{
+    input_count, men_bucket, start_men, BucketBy, KingBuckets, Network, QA, QB,
+};
 use crate::geometry::Color;
 use crate::position::{Mechanics, Position, Variant};
 use rayon::prelude::*;
@@ -84,6 +86,9 @@ pub struct TrainConfig {
     /// Output buckets by the men on the board (`--men-buckets`; 0 or 1: none), for variants
     /// whose turns have no phases (or with `turn_buckets` off).
     pub men_buckets: usize,
+    /// Input buckets by each perspective's king (`--king-buckets`, `--king-mirror`; plain:
+    /// none). A net without them, given as `init`, starts every bucket with its weights.
+    pub kings: KingBuckets,
     /// A file where the run's state is kept after every epoch (written whole, then renamed),
     /// and from which a stopped run with the same data and settings goes on.
     pub checkpoint: Option<std::path::PathBuf>,
@@ -106,6 +111,7 @@ impl Default for TrainConfig {
             init: None,
             turn_buckets: true,
             men_buckets: 0,
+            kings: KingBuckets::default(),
             checkpoint: None,
         }
     }
@@ -262,17 +268,57 @@ impl Bucketing<'_> {
     }
 }
 
-/// The inputs of a record, numbered as `eval::nnue::InputMap` numbers them (with `held`
-/// inputs per colour and type for held men); with `mirror_files`, the board reflected left to
-/// right on a board of that many files; its output bucket as `bucketing` chooses it.
-fn sample(
-    r: &Record,
+/// How a record's men become a net's inputs: the man types, the board, the held-man inputs
+/// per colour and type, and the input buckets by the king (with the king's slot, if the
+/// variant has one).
+#[derive(Clone, Copy)]
+struct Shape {
     types: usize,
+    files: i8,
     ranks: i8,
     held: u8,
-    mirror_files: Option<i8>,
-    bucketing: Bucketing,
-) -> Sample {
+    kings: KingBuckets,
+    king_slot: Option<u8>,
+}
+
+impl Shape {
+    /// The shape of the nets trained on `layout`'s records for `rules`.
+    fn new(layout: &Layout, rules: &Variant, held: u8, kings: KingBuckets) -> Shape {
+        let king = rules.letter(crate::piece::PieceType::KING);
+        Shape {
+            types: layout.letters.len(),
+            files: layout.files as i8,
+            ranks: layout.ranks as i8,
+            held,
+            kings,
+            king_slot: layout.letters.find(king).map(|i| i as u8),
+        }
+    }
+
+    /// A shape without held men or king buckets (for what reads only scores and results).
+    fn plain(types: usize, ranks: i8) -> Shape {
+        Shape {
+            types,
+            files: 8,
+            ranks,
+            held: 0,
+            kings: KingBuckets::default(),
+            king_slot: None,
+        }
+    }
+}
+
+/// The inputs of a record, numbered as `eval::nnue::InputMap` numbers them; with
+/// `mirror_files`, the board reflected left to right; its output bucket as `bucketing`
+/// chooses it.
+fn sample(r: &Record, shape: &Shape, mirror_files: bool, bucketing: Bucketing) -> Sample {
+    let Shape {
+        types,
+        files,
+        ranks,
+        held,
+        ..
+    } = *shape;
     let u = packed::unpack(r, types).expect("records are checked at load");
     let mut s = Sample {
         us: [0; MAX_ON],
@@ -282,29 +328,63 @@ fn sample(
         score: u.white_score as f32,
         result: u.white_half_points as f32 / 2.0,
     };
-    let feature = |perspective: Color, colour: Color, slot: u8, sq: crate::geometry::Square| {
-        let theirs = (colour != perspective) as usize;
-        let sq = match perspective {
-            Color::White => sq.index(),
-            Color::Black => (ranks - 1 - sq.rank()) as usize * 8 + sq.file() as usize,
+    let reflect = |sq: crate::geometry::Square| {
+        if mirror_files {
+            crate::geometry::Square::new((sq.rank() * 8 + files - 1 - sq.file()) as u8)
+        } else {
+            sq
+        }
+    };
+    let relative = |perspective: Color, sq: crate::geometry::Square| match perspective {
+        Color::White => sq,
+        Color::Black => {
+            crate::geometry::Square::new(((ranks - 1 - sq.rank()) * 8 + sq.file()) as u8)
+        }
+    };
+    // each perspective's king context, as the engine finds it: its one king, if it has one
+    let context = |perspective: Color| {
+        if shape.kings.is_plain() {
+            return Default::default();
+        }
+        let mut kings = u
+            .men
+            .iter()
+            .filter(|&&(_, colour, slot)| colour == perspective && Some(slot) == shape.king_slot);
+        let king = match (kings.next(), kings.next()) {
+            (Some(&(sq, ..)), None) => Some(relative(perspective, reflect(sq))),
+            _ => None,
         };
-        ((theirs * types + slot as usize) * 64 + sq) as u16
+        shape.kings.context(king, files, 2 * types * 64)
+    };
+    let (ctx_us, ctx_them) = (context(u.stm), context(u.stm.flip()));
+    let feature = |perspective: Color,
+                   ctx: crate::eval::nnue::KingContext,
+                   colour: Color,
+                   slot: u8,
+                   sq: crate::geometry::Square| {
+        let theirs = (colour != perspective) as usize;
+        let sq = relative(perspective, sq);
+        let file = if ctx.mirror {
+            files - 1 - sq.file()
+        } else {
+            sq.file()
+        };
+        (ctx.offset
+            + (theirs * types + slot as usize) * 64
+            + sq.rank() as usize * 8
+            + file as usize) as u16
     };
     for (i, &(sq, colour, slot)) in u.men.iter().enumerate() {
-        let sq = match mirror_files {
-            Some(files) => {
-                crate::geometry::Square::new((sq.rank() * 8 + files - 1 - sq.file()) as u8)
-            }
-            None => sq,
-        };
-        s.us[i] = feature(u.stm, colour, slot, sq);
-        s.them[i] = feature(u.stm.flip(), colour, slot, sq);
+        let sq = reflect(sq);
+        s.us[i] = feature(u.stm, ctx_us, colour, slot, sq);
+        s.them[i] = feature(u.stm.flip(), ctx_them, colour, slot, sq);
     }
     if held > 0 {
         let held_feature = |perspective: Color, colour: Color, slot: u8, k: u8| {
             let theirs = (colour != perspective) as usize;
             let block = theirs * types + slot as usize;
-            (2 * types * 64 + block * held as usize + k as usize) as u16
+            (shape.kings.count as usize * 2 * types * 64 + block * held as usize + k as usize)
+                as u16
         };
         for (colour, hand) in Color::ALL.into_iter().zip(u.held) {
             let Some((slot, count)) = hand else { continue };
@@ -334,12 +414,15 @@ struct Params {
     out_b: Vec<f32>,
     /// What picks the bucket where there are several.
     by: BucketBy,
+    /// The input buckets by the king.
+    kings: KingBuckets,
 }
 
 impl Params {
     fn zeros(inputs: usize, hidden: usize, buckets: usize) -> Params {
         Params {
             by: BucketBy::TurnPhase,
+            kings: KingBuckets::default(),
             hidden,
             ft_w: vec![0.0; inputs * hidden],
             ft_b: vec![0.0; hidden],
@@ -381,6 +464,7 @@ impl Params {
         hidden: usize,
         buckets: usize,
         held: u8,
+        kings: KingBuckets,
     ) -> Result<Params, String> {
         let mut ours: Vec<char> = layout.letters.chars().collect();
         let mut theirs: Vec<char> = net.letters.chars().collect();
@@ -403,6 +487,15 @@ impl Params {
             return Err(format!(
                 "--init: the net has {} held-man inputs per type, training wants {held}",
                 net.held_inputs
+            ));
+        }
+        if !net.kings.is_plain() && net.kings != kings {
+            return Err(format!(
+                "--init: the net has {} king buckets{}, training wants {}{} (or a net without)",
+                net.kings.count,
+                if net.kings.mirror { ", mirrored" } else { "" },
+                kings.count,
+                if kings.mirror { ", mirrored" } else { "" }
             ));
         }
         if net.buckets != 1 && net.buckets != buckets {
@@ -430,17 +523,22 @@ impl Params {
             out.extend(weights.iter().map(|&w| w as f32 / qa));
             out.extend((narrow..hidden).map(|_| uniform(1.0 / (32f32).sqrt()) * 0.5));
         };
-        let mut ft_w = Vec::with_capacity(net.ft_weights.len() / narrow * hidden);
-        for side in 0..2 {
-            for &i in &slot_in_net {
-                for sq in 0..64 {
-                    let row = (side * types + i) * 64 + sq;
-                    widened(&net.ft_weights[row * narrow..(row + 1) * narrow], &mut ft_w);
+        let mut ft_w = Vec::with_capacity(input_count(types, held, kings.count) * hidden);
+        // a net without king buckets starts each bucket with its board weights
+        let board = 2 * types * 64;
+        for bucket in 0..kings.count as usize {
+            let from = if net.kings.is_plain() { 0 } else { bucket };
+            for side in 0..2 {
+                for &i in &slot_in_net {
+                    for sq in 0..64 {
+                        let row = from * board + (side * types + i) * 64 + sq;
+                        widened(&net.ft_weights[row * narrow..(row + 1) * narrow], &mut ft_w);
+                    }
                 }
             }
         }
         if net.held_inputs == held {
-            let start = 2 * types * 64 * narrow;
+            let start = net.kings.count as usize * board * narrow;
             for row in net.ft_weights[start..].chunks_exact(narrow) {
                 widened(row, &mut ft_w);
             }
@@ -479,6 +577,7 @@ impl Params {
             .collect();
         Ok(Params {
             by: net.bucket_by,
+            kings,
             hidden,
             ft_w,
             ft_b,
@@ -691,7 +790,7 @@ pub fn fit_scale(samples: &[Record], types: usize, ranks: i8) -> f32 {
         .iter()
         .step_by((samples.len() / 200_000).max(1))
         .map(|r| {
-            let s = sample(r, types, ranks, 0, None, Bucketing::One);
+            let s = sample(r, &Shape::plain(types, ranks), false, Bucketing::One);
             (s.score, s.result)
         })
         .collect();
@@ -721,7 +820,8 @@ fn quantise(p: &Params, layout: &Layout) -> Network {
     let q = |x: f32, s: f32| (x * s).round().clamp(i16::MIN as f32, i16::MAX as f32) as i16;
     // the inputs past the board's are the held men's, as many per colour and type
     let types = layout.letters.len();
-    let held_inputs = ((p.ft_w.len() / p.hidden - 2 * types * 64) / (2 * types)) as u8;
+    let board = p.kings.count as usize * 2 * types * 64;
+    let held_inputs = ((p.ft_w.len() / p.hidden - board) / (2 * types)) as u8;
     Network {
         variant: layout.variant.clone(),
         letters: layout.letters.clone(),
@@ -732,6 +832,7 @@ fn quantise(p: &Params, layout: &Layout) -> Network {
         buckets: p.out_b.len(),
         bucket_by: p.by,
         held_inputs,
+        kings: p.kings,
         ft_weights: p.ft_w.iter().map(|&w| q(w, QA as f32)).collect(),
         ft_bias: p.ft_b.iter().map(|&w| q(w, QA as f32)).collect(),
         out_weights: p
@@ -790,7 +891,7 @@ fn fingerprint(cfg: &TrainConfig, k: f32, buckets: usize, records: usize, values
         .init
         .as_ref()
         .map(|n| crate::eval::nnue::file::serialize(n));
-    let fields: [u64; 13] = [
+    let fields: [u64; 14] = [
         cfg.hidden as u64,
         cfg.epochs as u64,
         cfg.batch as u64,
@@ -804,6 +905,12 @@ fn fingerprint(cfg: &TrainConfig, k: f32, buckets: usize, records: usize, values
         records as u64,
         values as u64,
         init.map_or(0, |bytes| fnv(&bytes)),
+        // nothing for a run without king buckets, so its checkpoints stay valid
+        if cfg.kings.is_plain() {
+            0
+        } else {
+            fnv(&cfg.kings.map) ^ (cfg.kings.count as u64) << 56 ^ (cfg.kings.mirror as u64) << 63
+        },
     ];
     fnv(&fields
         .iter()
@@ -945,9 +1052,9 @@ pub fn train(
     }
     let types = data.layout.letters.len();
     let ranks = data.layout.ranks as i8;
-    let files = data.layout.files as i8;
     let held = held_inputs_for(data.rules);
-    let inputs = input_count(types, held);
+    let shape = Shape::new(&data.layout, data.rules, held, cfg.kings);
+    let inputs = input_count(types, held, cfg.kings.count);
     let mechanics = &data.rules.mechanics;
     let phased = cfg.turn_buckets && mechanics.turn_phases() > 1;
     let bucketing = match cfg.men_buckets {
@@ -1001,10 +1108,11 @@ pub fn train(
                 bucketing.by()
             ));
         }
-        Some(net) => Params::from_network(net, &data.layout, cfg.hidden, buckets, held)?,
+        Some(net) => Params::from_network(net, &data.layout, cfg.hidden, buckets, held, cfg.kings)?,
         None => Params::random(inputs, cfg.hidden, buckets, cfg.seed),
     };
     p.by = bucketing.by();
+    p.kings = cfg.kings;
     let mut adam = Adam::new(p.len());
     let mut scratch: Vec<Scratch> = (0..CHUNKS)
         .map(|_| Scratch {
@@ -1049,14 +1157,7 @@ pub fn train(
                     let part = batch.get(c * per..((c + 1) * per).min(batch.len()));
                     for &i in part.unwrap_or(&[]) {
                         let mirror = cfg.mirror && mirrored(cfg.seed, epoch, i);
-                        let s = sample(
-                            &data.records[i],
-                            types,
-                            ranks,
-                            held,
-                            mirror.then_some(files),
-                            bucketing,
-                        );
+                        let s = sample(&data.records[i], &shape, mirror, bucketing);
                         sc.loss += backward(&p, &s, cfg.lambda, k, sc) as f64;
                     }
                 });
@@ -1075,7 +1176,7 @@ pub fn train(
                     let mut acc = [vec![0.0; cfg.hidden], vec![0.0; cfg.hidden]];
                     part.iter()
                         .map(|&i| {
-                            let s = sample(&data.records[i], types, ranks, held, None, bucketing);
+                            let s = sample(&data.records[i], &shape, false, bucketing);
                             let out = forward(&p, &s, &mut acc);
                             let pred = sigmoid(out * OUTPUT_SCALE as f32 / k);
                             ((pred - target(&s, cfg.lambda, k)) as f64).powi(2)
@@ -1132,29 +1233,33 @@ mod tests {
         let mut p = Params::random(2 * 6 * 64, 32, 1, 9);
         p.out_b[0] = -0.37;
         let net = quantise(&p, &layout);
-        let back = Params::from_network(&net, &layout, 32, 1, 0).expect("same inputs");
+        let back = Params::from_network(&net, &layout, 32, 1, 0, KingBuckets::default())
+            .expect("same inputs");
         assert_eq!(quantise(&back, &layout), net);
         // a one-bucket net starts every bucket of a phased one with its output
-        let three = Params::from_network(&net, &layout, 32, 3, 0).expect("replicated");
+        let three = Params::from_network(&net, &layout, 32, 3, 0, KingBuckets::default())
+            .expect("replicated");
         assert_eq!(three.out_w[..64], three.out_w[128..]);
         assert_eq!(three.out_b, vec![back.out_b[0]; 3]);
         let phased = quantise(&three, &layout);
         assert_eq!(phased.buckets, 3);
-        let err = Params::from_network(&phased, &layout, 32, 2, 0)
+        let err = Params::from_network(&phased, &layout, 32, 2, 0, KingBuckets::default())
             .err()
             .expect("buckets differ");
         assert!(err.contains("3 output buckets"), "{err}");
         // 007detente has the men and board of chess: a chess net may start its training
         let detente = builtin_variants().get("007detente").expect("007detente");
         let detente_layout = Layout::new(detente).expect("layout");
-        assert!(Params::from_network(&net, &detente_layout, 32, 3, 0).is_ok());
-        let err = Params::from_network(&net, &layout, 16, 1, 0)
+        assert!(
+            Params::from_network(&net, &detente_layout, 32, 3, 0, KingBuckets::default()).is_ok()
+        );
+        let err = Params::from_network(&net, &layout, 16, 1, 0, KingBuckets::default())
             .err()
             .expect("narrower than the net");
         assert!(err.contains("--hidden 32 or more"), "{err}");
         let espionage = builtin_variants().get("espionage").expect("espionage");
         let other = Layout::new(espionage).expect("layout");
-        let err = Params::from_network(&net, &other, 32, 1, 0)
+        let err = Params::from_network(&net, &other, 32, 1, 0, KingBuckets::default())
             .err()
             .expect("other inputs");
         assert!(err.contains("not this variant's"), "{err}");
@@ -1175,7 +1280,9 @@ mod tests {
         let mut p = Params::random(2 * 6 * 64, 32, 1, 11);
         p.out_b[0] = 0.2;
         let chess_net = quantise(&p, &Layout::new(chess).expect("layout"));
-        let back = Params::from_network(&chess_net, &palace_layout, 32, 1, 0).expect("same men");
+        let back =
+            Params::from_network(&chess_net, &palace_layout, 32, 1, 0, KingBuckets::default())
+                .expect("same men");
         let mut palace_net = quantise(&back, &palace_layout);
         palace_net.variant = "palace".into();
         let mut as_chess = chess_net.clone();
@@ -1220,6 +1327,67 @@ mod tests {
         );
     }
 
+    /// Input buckets by the king, mirrored: the trainer's inputs are the engine's, whichever
+    /// bucket and half each king stands in (and after the held men's, in Emissary).
+    #[test]
+    fn king_buckets_are_the_same_in_the_trainer_and_the_engine() {
+        let chess = builtin_variants().get("chess").expect("chess");
+        let fens = [
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "r1bq1rk1/pppp1ppp/2n2n2/2b1p3/2B1P3/5N2/PPPP1PPP/RNBQ1RK1 w - - 6 5",
+            "2kr3r/ppp2ppp/8/8/8/8/PPP2PPP/1K1R3R b - - 0 1",
+            "8/5k2/8/3P4/8/8/1K6/8 w - - 0 1",
+            "8/8/8/3k4/8/4K3/8/8 b - - 0 1",
+        ];
+        for count in [2, 4, 8] {
+            for mirror in [false, true] {
+                let kings = KingBuckets::preset(count, mirror, 8).expect("preset");
+                float_and_quantised_agree_with(chess, &fens, kings);
+            }
+        }
+        let emissary = builtin_variants().get("emissary").expect("emissary");
+        float_and_quantised_agree_with(
+            emissary,
+            &["r1bqkbnr/pppppppp/8/8/8/8/PPPPPPPP/R1BQKBNR[Nn] w KQkq - 0 1"],
+            KingBuckets::preset(4, true, 8).expect("preset"),
+        );
+    }
+
+    /// A net without king buckets given to a run with them starts every bucket with its
+    /// weights: unmirrored, the new net evaluates as the old one; a net with other king
+    /// buckets is refused.
+    #[test]
+    fn a_net_without_king_buckets_starts_each_bucket() {
+        let chess = builtin_variants().get("chess").expect("chess");
+        let layout = Layout::new(chess).expect("layout");
+        let plain = quantise(&Params::random(input_count(6, 0, 1), 32, 1, 5), &layout);
+        let kings = KingBuckets::preset(4, false, 8).expect("preset");
+        let bucketed = quantise(
+            &Params::from_network(&plain, &layout, 32, 1, 0, kings).expect("fits"),
+            &layout,
+        );
+        assert_eq!(bucketed.kings, kings);
+        assert_eq!(bucketed.inputs(), 4 * plain.inputs());
+        let load = |net: &Network| LoadedNet::new(Arc::new(net.clone()), chess, "t").expect("fits");
+        let (a, b) = (load(&plain), load(&bucketed));
+        for fen in [
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "8/8/8/3k4/8/4K3/8/8 b - - 0 1",
+            "6k1/8/8/8/8/8/1K6/8 w - - 0 1",
+        ] {
+            let pos = Position::from_fen(chess, fen).expect("fen");
+            assert_eq!(a.evaluate_fresh(&pos), b.evaluate_fresh(&pos), "{fen}");
+        }
+        let other = KingBuckets::preset(2, true, 8).expect("preset");
+        let err = Params::from_network(&bucketed, &layout, 32, 1, 0, other)
+            .err()
+            .expect("refused");
+        assert!(
+            err.contains("the net has 4 king buckets, training wants 2, mirrored"),
+            "{err}"
+        );
+    }
+
     /// Output buckets by men: the trainer and the engine put a position in the same band, and
     /// the float and quantised nets agree through it; the bands differ with the men left.
     #[test]
@@ -1252,7 +1420,7 @@ mod tests {
         ] {
             let pos = Position::from_fen(chess, fen).expect("fen");
             let r = packed::pack(&layout, &pos, 0, 0.5).expect("packs");
-            let s = sample(&r, 6, 8, 0, None, bucketing);
+            let s = sample(&r, &Shape::plain(6, 8), false, bucketing);
             assert_eq!(s.bucket, loaded.bucket(&pos), "{fen}");
             let mut acc = [vec![0.0; 32], vec![0.0; 32]];
             let float_cp = forward(&p, &s, &mut acc) * OUTPUT_SCALE as f32;
@@ -1274,7 +1442,8 @@ mod tests {
         let chess = builtin_variants().get("chess").expect("chess");
         let layout = Layout::new(chess).expect("layout");
         let narrow = quantise(&Params::random(768, 16, 1, 21), &layout);
-        let wide = Params::from_network(&narrow, &layout, 48, 1, 0).expect("widens");
+        let wide = Params::from_network(&narrow, &layout, 48, 1, 0, KingBuckets::default())
+            .expect("widens");
         assert_eq!(wide.hidden, 48);
         let wide = quantise(&wide, &layout);
         assert_eq!(wide.hidden, 48);
@@ -1302,9 +1471,14 @@ mod tests {
     /// A random float net of `rules`' inputs, snapped to the quantisation grid, evaluates each
     /// of `fens` within a centipawn of the quantised net in the engine.
     fn float_and_quantised_agree(rules: &'static Variant, fens: &[&str]) {
+        float_and_quantised_agree_with(rules, fens, KingBuckets::default());
+    }
+
+    fn float_and_quantised_agree_with(rules: &'static Variant, fens: &[&str], kings: KingBuckets) {
         let layout = Layout::new(rules).expect("layout");
         let held = held_inputs_for(rules);
-        let mut p = Params::random(input_count(6, held), 32, 1, 3);
+        let mut p = Params::random(input_count(6, held, kings.count), 32, 1, 3);
+        p.kings = kings;
         p.out_b[0] = 0.05;
         let snap = |x: &mut f32, s: f32| *x = (*x * s).round() / s;
         p.ft_w.iter_mut().for_each(|w| snap(w, QA as f32));
@@ -1317,7 +1491,12 @@ mod tests {
         for &fen in fens {
             let pos = Position::from_fen(rules, fen).expect("fen");
             let r = packed::pack(&layout, &pos, 0, 0.5).expect("packs");
-            let s = sample(&r, 6, 8, held, None, Bucketing::One);
+            let s = sample(
+                &r,
+                &Shape::new(&layout, rules, held, kings),
+                false,
+                Bucketing::One,
+            );
             let board = pos.occupied().count() as usize;
             assert_eq!(s.on > board, fen.contains('['), "{fen}: held inputs on");
             let mut acc = [vec![0.0; 32], vec![0.0; 32]];
@@ -1339,8 +1518,16 @@ mod tests {
         let emissary = builtin_variants().get("emissary").expect("emissary");
         let (chess_layout, layout) = (Layout::new(chess).unwrap(), Layout::new(emissary).unwrap());
         let chess_net = quantise(&Params::random(768, 16, 1, 5), &chess_layout);
-        let p = Params::from_network(&chess_net, &layout, 16, 1, HELD_INPUTS).expect("fits");
-        assert_eq!(p.ft_w.len(), input_count(6, HELD_INPUTS) * 16);
+        let p = Params::from_network(
+            &chess_net,
+            &layout,
+            16,
+            1,
+            HELD_INPUTS,
+            KingBuckets::default(),
+        )
+        .expect("fits");
+        assert_eq!(p.ft_w.len(), input_count(6, HELD_INPUTS, 1) * 16);
         let row = |i: usize| &p.ft_w[i * 16..(i + 1) * 16];
         for block in [0, 4, 7, 11] {
             let mean: Vec<f32> = (0..16)
@@ -1355,9 +1542,17 @@ mod tests {
         }
         let with_held = quantise(&p, &layout);
         assert_eq!(with_held.held_inputs, HELD_INPUTS);
-        let back = Params::from_network(&with_held, &layout, 16, 1, HELD_INPUTS).expect("same");
+        let back = Params::from_network(
+            &with_held,
+            &layout,
+            16,
+            1,
+            HELD_INPUTS,
+            KingBuckets::default(),
+        )
+        .expect("same");
         assert_eq!(quantise(&back, &layout), with_held);
-        let err = Params::from_network(&with_held, &layout, 16, 1, 2)
+        let err = Params::from_network(&with_held, &layout, 16, 1, 2, KingBuckets::default())
             .err()
             .expect("another count of held-man inputs");
         assert!(err.contains("held-man inputs"), "{err}");
@@ -1380,7 +1575,12 @@ mod tests {
         let mut pos = Position::startpos(detente);
         for ply in 0..6 {
             let r = packed::pack(&layout, &pos, 0, 0.5).expect("packs");
-            let s = sample(&r, 6, 8, 0, None, Bucketing::Phases(&detente.mechanics));
+            let s = sample(
+                &r,
+                &Shape::plain(6, 8),
+                false,
+                Bucketing::Phases(&detente.mechanics),
+            );
             assert_eq!(s.bucket, ply % 3);
             let mut acc = [vec![0.0; 32], vec![0.0; 32]];
             let float_cp = forward(&p, &s, &mut acc) * OUTPUT_SCALE as f32;
@@ -1597,7 +1797,7 @@ mod tests {
         )
         .expect("fen");
         let r = packed::pack(&layout, &pos, 35, 1.0).expect("packs");
-        let s = sample(&r, 6, 8, 0, None, Bucketing::One);
+        let s = sample(&r, &Shape::plain(6, 8), false, Bucketing::One);
         let p = Params::random(768, 16, 1, 9);
         let mut sc = Scratch {
             acc: [vec![0.0; 16], vec![0.0; 16]],
@@ -1652,13 +1852,11 @@ mod tests {
             .map(|rank| rank.chars().rev().collect())
             .collect();
         let mirror_fen = fen.replacen(board, &reflected.join("/"), 1);
-        let inputs = |fen: &str, mirror: Option<i8>| {
+        let inputs = |fen: &str, mirror: bool| {
             let pos = Position::from_fen(chess, fen).expect("fen");
             let s = sample(
                 &packed::pack(&layout, &pos, 0, 0.5).expect("packs"),
-                6,
-                8,
-                0,
+                &Shape::plain(6, 8),
                 mirror,
                 Bucketing::One,
             );
@@ -1667,7 +1865,7 @@ mod tests {
             them.sort_unstable();
             (us, them)
         };
-        assert_eq!(inputs(fen, Some(8)), inputs(&mirror_fen, None));
-        assert_ne!(inputs(fen, None), inputs(&mirror_fen, None));
+        assert_eq!(inputs(fen, true), inputs(&mirror_fen, false));
+        assert_ne!(inputs(fen, false), inputs(&mirror_fen, false));
     }
 }

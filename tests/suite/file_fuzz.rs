@@ -754,13 +754,15 @@ enum NetSeed {
     Three,
 }
 
-/// A small two-colour net of `variant` (a bucket per turn phase) with every weight set from a
-/// formula.
-fn small_net_bytes(variant: &str, hidden: usize) -> Vec<u8> {
+/// A small two-colour net of `variant` (a bucket per turn phase) with `king_buckets` input
+/// buckets by the king (mirrored where more than one) and every weight set from a formula.
+fn small_net_bytes(variant: &str, hidden: usize, king_buckets: u8) -> Vec<u8> {
     let rules = builtin_variants().get(variant).expect("built in");
     let layout = chimera::learn::packed::Layout::new(rules).expect("a layout");
     let buckets = rules.mechanics.turn_phases();
-    let inputs = 2 * layout.letters.len() * 64;
+    let kings = chimera::eval::nnue::KingBuckets::preset(king_buckets, king_buckets > 1, 8)
+        .expect("a preset");
+    let inputs = king_buckets as usize * 2 * layout.letters.len() * 64;
     file::serialize(&chimera::eval::nnue::Network {
         variant: variant.into(),
         letters: layout.letters.clone(),
@@ -774,6 +776,7 @@ fn small_net_bytes(variant: &str, hidden: usize) -> Vec<u8> {
         ft_bias: vec![30; hidden],
         buckets,
         held_inputs: 0,
+        kings,
         bucket_by: Default::default(),
         out_weights: (0..buckets * 2 * hidden)
             .map(|i| ((i * 31) % 51) as i16 - 25)
@@ -828,13 +831,13 @@ fn nets() {
             bytes: embedded::built_in_bytes(name).expect("built in"),
         });
     }
-    // small nets, so more mutations land in the header: one bucket (format version 1) and a
-    // bucket per turn phase of a 007 game (version 2)
-    for (variant, hidden) in [("chess", 32), ("007detente", 16)] {
+    // small nets, so more mutations land in the header: one bucket (format version 1), a
+    // bucket per turn phase of a 007 game (version 2), king buckets (version 5)
+    for (variant, hidden, kings) in [("chess", 32, 1), ("007detente", 16, 1), ("chess", 16, 4)] {
         seeds.push(Seed {
             meta: NetSeed::Two(variant.into()),
-            label: format!("a small {variant} net"),
-            bytes: small_net_bytes(variant, hidden),
+            label: format!("a small {variant} net with {kings} king buckets"),
+            bytes: small_net_bytes(variant, hidden, kings),
         });
     }
     let dir = scratch("nets");

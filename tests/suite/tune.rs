@@ -718,6 +718,7 @@ fn a_variants_file_names_its_net() {
         ft_bias: vec![40; 16],
         buckets: 1,
         held_inputs: 0,
+        kings: Default::default(),
         bucket_by: Default::default(),
         out_weights: (0..32).map(|i| (i % 9) as i16 - 4).collect(),
         out_bias: vec![0],

@@ -4,9 +4,12 @@
 //! the position's last edit list, so every mechanic's moves are covered the same way); the
 //! values are computed when an evaluation asks for them, from the nearest entry already
 //! computed, so a node that is never evaluated costs no vector work. With no computed entry
-//! below (the first evaluation of a search) the top is computed from scratch.
+//! below (the first evaluation of a search) the top is computed from scratch. Each entry keeps,
+//! per perspective, the king context it was computed in (a net with king buckets): an entry
+//! computed in another context than the top's cannot be built on, so a king that changed
+//! bucket or half on the way makes the top's perspective computed afresh.
 
-use super::{simd, LoadedNet};
+use super::{simd, KingContext, LoadedNet};
 use crate::geometry::{Color, Square};
 use crate::piece::Piece;
 use crate::position::{Position, MAX_EDITS};
@@ -61,13 +64,18 @@ pub struct AccumulatorStack {
     hidden: usize,
     /// Entry `i`'s accumulators: White's perspective, then Black's (`2 * hidden` values).
     values: Vec<i16>,
-    computed: Vec<bool>,
+    /// Entry `i`'s king context key per perspective ([`KingContext::key`]), or
+    /// [`NOT_COMPUTED`].
+    contexts: Vec<[u8; 2]>,
     deltas: Vec<Delta>,
     top: usize,
     /// The top entry's accumulators with the held men's rows added (`2 * hidden` values), for
     /// nets with held-man inputs: the entries keep the board alone.
     with_held: Vec<i16>,
 }
+
+/// An entry's perspective not computed yet.
+const NOT_COMPUTED: u8 = u8::MAX;
 
 impl AccumulatorStack {
     /// A stack for nets of `hidden` values, deep enough for `depth` moves past its base.
@@ -76,7 +84,7 @@ impl AccumulatorStack {
         AccumulatorStack {
             hidden,
             values: vec![0; entries * 2 * hidden],
-            computed: vec![false; entries],
+            contexts: vec![[NOT_COMPUTED; 2]; entries],
             deltas: vec![Delta::EMPTY; entries],
             top: 0,
             with_held: vec![0; 2 * hidden],
@@ -91,21 +99,21 @@ impl AccumulatorStack {
     /// Starts again at a new base position, computed on the first evaluation.
     pub fn reset(&mut self) {
         self.top = 0;
-        self.computed[0] = false;
+        self.contexts[0] = [NOT_COMPUTED; 2];
     }
 
     /// Records the move just made on `pos`.
     #[inline]
     pub fn push(&mut self, pos: &Position) {
-        if self.top + 1 == self.computed.len() {
+        if self.top + 1 == self.contexts.len() {
             // deeper than the search's bound: grow rather than fail (never in a normal search)
-            let n = self.computed.len();
+            let n = self.contexts.len();
             self.values.resize(2 * n * 2 * self.hidden, 0);
-            self.computed.resize(2 * n, false);
+            self.contexts.resize(2 * n, [NOT_COMPUTED; 2]);
             self.deltas.resize(2 * n, Delta::EMPTY);
         }
         self.top += 1;
-        self.computed[self.top] = false;
+        self.contexts[self.top] = [NOT_COMPUTED; 2];
         self.deltas[self.top] = Delta::of_last_move(pos);
     }
 
@@ -142,49 +150,64 @@ impl AccumulatorStack {
     }
 
     fn bring_up_to_date(&mut self, net: &LoadedNet, pos: &Position) {
-        if self.computed[self.top] {
-            return;
+        for (p, perspective) in Color::ALL.into_iter().enumerate() {
+            let ctx = net.map.context(pos, perspective);
+            if self.contexts[self.top][p] != ctx.key {
+                self.update(net, pos, p, perspective, ctx);
+            }
         }
+    }
+
+    /// Computes the top entry's accumulator of `perspective` (index `p`) in context `ctx`:
+    /// from the nearest entry below computed in the same context, else from scratch.
+    fn update(
+        &mut self,
+        net: &LoadedNet,
+        pos: &Position,
+        p: usize,
+        perspective: Color,
+        ctx: KingContext,
+    ) {
         let h = self.hidden;
-        let Some(base) = (0..self.top).rev().find(|&i| self.computed[i]) else {
-            let entry = &mut self.values[self.top * 2 * h..(self.top + 1) * 2 * h];
-            let (white, black) = entry.split_at_mut(h);
-            net.refresh(pos, Color::White, white);
-            net.refresh(pos, Color::Black, black);
-            self.computed[self.top] = true;
+        let Some(base) = (0..self.top)
+            .rev()
+            .find(|&i| self.contexts[i][p] == ctx.key)
+        else {
+            let at = self.top * 2 * h + p * h;
+            net.refresh(pos, perspective, &mut self.values[at..at + h]);
+            self.contexts[self.top][p] = ctx.key;
             return;
         };
         for i in base + 1..=self.top {
             let (below, above) = self.values.split_at_mut(i * 2 * h);
-            let parent = &below[(i - 1) * 2 * h..];
-            let child = &mut above[..2 * h];
-            for (p, perspective) in Color::ALL.into_iter().enumerate() {
-                apply(
-                    net,
-                    &self.deltas[i],
-                    perspective,
-                    &parent[p * h..(p + 1) * h],
-                    &mut child[p * h..(p + 1) * h],
-                );
-            }
-            self.computed[i] = true;
+            let parent = &below[(i - 1) * 2 * h + p * h..][..h];
+            let child = &mut above[p * h..(p + 1) * h];
+            apply(net, &self.deltas[i], perspective, ctx, parent, child);
+            self.contexts[i][p] = ctx.key;
         }
     }
 }
 
 /// `child = parent` changed by `delta`, seen from `perspective`.
 #[inline]
-fn apply(net: &LoadedNet, delta: &Delta, perspective: Color, parent: &[i16], child: &mut [i16]) {
+fn apply(
+    net: &LoadedNet,
+    delta: &Delta,
+    perspective: Color,
+    ctx: KingContext,
+    parent: &[i16],
+    child: &mut [i16],
+) {
     let mut adds: [&[i16]; MAX_EDITS] = [&[]; MAX_EDITS];
     let mut subs: [&[i16]; MAX_EDITS] = [&[]; MAX_EDITS];
     for (slot, &(piece, sq)) in adds.iter_mut().zip(&delta.added[..delta.n_added as usize]) {
-        *slot = net.net.row(net.map.feature(perspective, piece, sq));
+        *slot = net.net.row(net.map.feature(perspective, ctx, piece, sq));
     }
     for (slot, &(piece, sq)) in subs
         .iter_mut()
         .zip(&delta.removed[..delta.n_removed as usize])
     {
-        *slot = net.net.row(net.map.feature(perspective, piece, sq));
+        *slot = net.net.row(net.map.feature(perspective, ctx, piece, sq));
     }
     simd::update(
         child,

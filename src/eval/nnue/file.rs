@@ -5,7 +5,7 @@
 //! | bytes | content |
 //! | --- | --- |
 //! | 8 | magic `CHIMNNUE` |
-//! | 4 | format version (1 to 4) |
+//! | 4 | format version (1 to 5) |
 //! | 1 + n | the variant's name (length, then ASCII) |
 //! | 1 + t | the man types' FEN letters in input order (length, then lower-case ASCII) |
 //! | 1, 1 | the board's files and ranks |
@@ -13,8 +13,9 @@
 //! | 2, 2, 2 | the accumulator scale `QA`, the output scale `QB`, the centipawn scale |
 //! | 1 | versions 2 to 4: output buckets `B` (1..=[`MAX_BUCKETS`]); version 1 has one |
 //! | 1 | versions 3 and 4: held-man inputs `M` per colour and type (1..=[`MAX_HELD_INPUTS`] in version 3, 0..= in 4); older versions have none |
-//! | 1 | version 4: what picks the bucket, 0 the turn's phase, 1 the men on the board; older versions: the phase |
-//! | 2 * I * H | feature weights, i16, input-major (`I = 2 * t * 64 + 2 * t * M` inputs) |
+//! | 1 | versions 4 and 5: what picks the bucket, 0 the turn's phase, 1 the men on the board; older versions: the phase |
+//! | 1, 1, 64 | version 5: input buckets by the king `K` (1..=[`MAX_KING_BUCKETS`]), the mirror (0 or 1), each king square's bucket; older versions: one bucket, no mirror |
+//! | 2 * I * H | feature weights, i16, input-major (`I = K * 2 * t * 64 + 2 * t * M` inputs) |
 //! | 2 * H | feature biases, i16 |
 //! | B * 2 * 2H | output weights, i16, per bucket (the side to move's half first), each within ±127 |
 //! | B * 4 | output biases, i32 |
@@ -22,17 +23,18 @@
 //!
 //! A net of one bucket is written as version 1, a net without held-man inputs as version 1
 //! or 2, and version 4 only for buckets by men, so files made before buckets, held men or
-//! buckets by men existed and files made since without them are the same bytes.
+//! buckets by men existed and files made since without them are the same bytes; version 5
+//! only for king buckets.
 //! A file is accepted whole or not at all: the length must be exactly what the header implies
 //! and the hash must match, so a truncated or damaged file is refused, never half-loaded.
 
-use super::{BucketBy, Network, QA, QB};
+use super::{BucketBy, KingBuckets, Network, MAX_KING_BUCKETS, QA, QB};
 use std::fmt;
 
 /// The magic that starts every net file.
 pub const MAGIC: &[u8; 8] = b"CHIMNNUE";
 /// The newest format version this engine reads and writes (it reads every older one too).
-pub const VERSION: u32 = 4;
+pub const VERSION: u32 = 5;
 /// Most held-man inputs per colour and type a net file may declare.
 pub const MAX_HELD_INPUTS: u8 = 16;
 /// Most output buckets a net file may declare.
@@ -206,7 +208,7 @@ pub fn parse(bytes: &[u8]) -> Result<Network, NetError> {
         )));
     }
     let bucket_by = match version {
-        4 => match r.u8("header")? {
+        4.. => match r.u8("header")? {
             0 => BucketBy::TurnPhase,
             1 => BucketBy::Men,
             k => {
@@ -217,7 +219,12 @@ pub fn parse(bytes: &[u8]) -> Result<Network, NetError> {
         },
         _ => BucketBy::TurnPhase,
     };
-    let inputs = super::input_count(letters.len(), held_inputs);
+    let kings = if version >= 5 {
+        read_kings(&mut r)?
+    } else {
+        KingBuckets::default()
+    };
+    let inputs = super::input_count(letters.len(), held_inputs, kings.count);
     let ft_weights = r.i16s(inputs * hidden, "feature weights")?;
     let ft_bias = r.i16s(hidden, "feature biases")?;
     let out_weights = r.i16s(buckets * 2 * hidden, "output weights")?;
@@ -245,9 +252,34 @@ pub fn parse(bytes: &[u8]) -> Result<Network, NetError> {
         buckets,
         bucket_by,
         held_inputs,
+        kings,
         out_weights,
         out_bias,
     })
+}
+
+/// A version 5 file's king buckets, checked.
+fn read_kings(r: &mut Reader) -> Result<KingBuckets, NetError> {
+    let count = r.u8("header")?;
+    if !(1..=MAX_KING_BUCKETS as u8).contains(&count) {
+        return Err(NetError::Header(format!(
+            "{count} king buckets (1 to {MAX_KING_BUCKETS})"
+        )));
+    }
+    let mirror = match r.u8("header")? {
+        0 => false,
+        1 => true,
+        m => return Err(NetError::Header(format!("king mirror {m} (0 or 1)"))),
+    };
+    let mut map = [0u8; 64];
+    map.copy_from_slice(r.take(64, "king bucket map")?);
+    if let Some(sq) = map.iter().position(|&b| b >= count) {
+        return Err(NetError::Header(format!(
+            "king square {sq} in bucket {}, of {count}",
+            map[sq]
+        )));
+    }
+    Ok(KingBuckets { count, mirror, map })
 }
 
 /// Writes a net as the bytes of a net file.
@@ -256,6 +288,7 @@ pub fn serialize(net: &Network) -> Vec<u8> {
     out.extend_from_slice(MAGIC);
     let by_men = net.buckets > 1 && net.bucket_by == BucketBy::Men;
     let version: u32 = match (net.held_inputs, net.buckets) {
+        _ if !net.kings.is_plain() => 5,
         _ if by_men => 4,
         (0, 1) => 1,
         (0, _) => 2,
@@ -279,6 +312,11 @@ pub fn serialize(net: &Network) -> Vec<u8> {
     }
     if version > 3 {
         out.push(by_men as u8);
+    }
+    if version > 4 {
+        out.push(net.kings.count);
+        out.push(net.kings.mirror as u8);
+        out.extend_from_slice(&net.kings.map);
     }
     for part in [&net.ft_weights, &net.ft_bias, &net.out_weights] {
         for w in part.iter() {

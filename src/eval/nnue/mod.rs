@@ -18,6 +18,13 @@
 //! an input. Where a turn has phases (the 007 family) a net may have an output bucket per
 //! phase, chosen by [`Position::turn_phase`]; any net may instead have output buckets by the
 //! men on the board ([`men_bucket`]).
+//!
+//! A net may also have input buckets by its perspective's king ([`KingBuckets`]): a block of
+//! board inputs per bucket of the own king's square, and with mirroring the board seen
+//! reflected left to right whenever that king stands on the right half, so a king on g1 and
+//! one on b1 share their weights. A perspective whose king changes bucket or half is computed
+//! afresh at the top of the line ([`AccumulatorStack`] keeps which context each entry was
+//! computed in).
 
 mod accumulator;
 pub mod embedded;
@@ -65,6 +72,8 @@ pub struct Network {
     pub bucket_by: BucketBy,
     /// Inputs per colour and man type for the men held off the board (0: none).
     pub held_inputs: u8,
+    /// Input buckets by the perspective's king (one bucket, no mirror: none).
+    pub kings: KingBuckets,
     /// Output weights, `buckets * 2 * hidden`: per bucket, the side to move's half first.
     pub out_weights: Vec<i16>,
     /// Output biases, one per bucket, at scale `QA * QB`.
@@ -79,6 +88,103 @@ pub enum BucketBy {
     TurnPhase,
     /// The men on the board, in equal bands up to the start position's count.
     Men,
+}
+
+/// Most input buckets by the king a net may have.
+pub const MAX_KING_BUCKETS: usize = 16;
+
+/// A net's input buckets by its perspective's king: which bucket each square of the king
+/// gives (seen from the perspective, ranks counted from its own side, and after the mirror),
+/// and whether the board is mirrored left to right while that king stands on the right half.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct KingBuckets {
+    /// Buckets (1..=[`MAX_KING_BUCKETS`]).
+    pub count: u8,
+    /// Whether a king on the right half mirrors its perspective's board.
+    pub mirror: bool,
+    /// The bucket of each king square (8-stride board index), each below `count`.
+    pub map: [u8; 64],
+}
+
+impl Default for KingBuckets {
+    fn default() -> Self {
+        KingBuckets {
+            count: 1,
+            mirror: false,
+            map: [0; 64],
+        }
+    }
+}
+
+impl KingBuckets {
+    /// Whether these are no buckets at all (one bucket, no mirror): a net as before them.
+    pub fn is_plain(&self) -> bool {
+        self.count == 1 && !self.mirror
+    }
+
+    /// A layout of `count` buckets (1, 2, 4 or 8), by the king's rank from its own side and
+    /// its distance from the nearer edge file on a board of `files` files: 2 parts the first
+    /// rank from the rest; 4 the first rank's corners (two files from each edge), the rest of
+    /// it, the second rank, and beyond; 8 the first rank's files each (four from each edge),
+    /// the second rank's corners and centre, the third and fourth ranks, and beyond.
+    pub fn preset(count: u8, mirror: bool, files: u8) -> Result<KingBuckets, String> {
+        let mut map = [0u8; 64];
+        for (sq, bucket) in map.iter_mut().enumerate() {
+            let (rank, file) = (sq / 8, (sq % 8) as u8);
+            let edge = file
+                .min(files.saturating_sub(1).saturating_sub(file))
+                .min(3);
+            *bucket = match count {
+                1 => 0,
+                2 => (rank > 0) as u8,
+                4 => match rank {
+                    0 => (edge >= 2) as u8,
+                    1 => 2,
+                    _ => 3,
+                },
+                8 => match rank {
+                    0 => edge,
+                    1 => 4 + (edge >= 2) as u8,
+                    2 | 3 => 6,
+                    _ => 7,
+                },
+                _ => return Err(format!("{count} king buckets (1, 2, 4 or 8)")),
+            };
+        }
+        Ok(KingBuckets { count, mirror, map })
+    }
+
+    /// The context of a perspective whose king (in its own view: ranks from its side) stands
+    /// on `king`, on a board of `files` files: its bucket and whether its board is mirrored.
+    #[inline(always)]
+    pub fn context(&self, king: Option<Square>, files: i8, board_inputs: usize) -> KingContext {
+        let Some(k) = king else {
+            return KingContext::default();
+        };
+        let mirror = self.mirror && 2 * k.file() >= files;
+        let file = if mirror {
+            files - 1 - k.file()
+        } else {
+            k.file()
+        };
+        let bucket = self.map[k.rank() as usize * 8 + file as usize] as usize;
+        KingContext {
+            offset: bucket * board_inputs,
+            mirror,
+            key: (bucket * 2 + mirror as usize) as u8,
+        }
+    }
+}
+
+/// Where a perspective's board inputs start and whether they are mirrored, from its king.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct KingContext {
+    /// The first board input of the king's bucket.
+    pub offset: usize,
+    /// Whether files are read right to left.
+    pub mirror: bool,
+    /// Bucket and mirror in one number (below 2 * [`MAX_KING_BUCKETS`]).
+    pub key: u8,
 }
 
 /// The output bucket of a position with `men` men on the board, in a variant that starts with
@@ -114,7 +220,7 @@ impl std::fmt::Debug for Network {
 impl Network {
     /// Number of inputs per perspective.
     pub fn inputs(&self) -> usize {
-        input_count(self.letters.len(), self.held_inputs)
+        input_count(self.letters.len(), self.held_inputs, self.kings.count)
     }
 
     /// The weight row of one input.
@@ -193,9 +299,10 @@ impl Network {
 }
 
 /// The inputs per perspective of a net of `types` man types with `held_inputs` held-man
-/// inputs per colour and type: the board's `2 * types * 64`, then the held men's.
-pub fn input_count(types: usize, held_inputs: u8) -> usize {
-    2 * types * 64 + 2 * types * held_inputs as usize
+/// inputs per colour and type and `king_buckets` input buckets: the board's `2 * types * 64`
+/// for each bucket, then the held men's.
+pub fn input_count(types: usize, held_inputs: u8, king_buckets: u8) -> usize {
+    king_buckets.max(1) as usize * 2 * types * 64 + 2 * types * held_inputs as usize
 }
 
 /// Where each man goes among a net's inputs in one variant: the input slot of each type and
@@ -204,8 +311,10 @@ pub fn input_count(types: usize, held_inputs: u8) -> usize {
 pub struct InputMap {
     slot: [u8; MAX_PIECE_TYPES],
     types: usize,
+    files: i8,
     ranks: i8,
     held_inputs: u8,
+    kings: KingBuckets,
 }
 
 impl InputMap {
@@ -220,9 +329,32 @@ impl InputMap {
         InputMap {
             slot,
             types: net.letters.len(),
+            files: rules.shape.files as i8,
             ranks: rules.shape.ranks as i8,
             held_inputs: net.held_inputs,
+            kings: net.kings,
         }
+    }
+
+    /// The square `sq` as `perspective` sees it: ranks counted from its own side.
+    #[inline(always)]
+    fn relative(&self, perspective: Color, sq: Square) -> Square {
+        match perspective {
+            Color::White => sq,
+            Color::Black => Square::new(((self.ranks - 1 - sq.rank()) * 8 + sq.file()) as u8),
+        }
+    }
+
+    /// The king context of `perspective` in `pos`: plain for a net without king buckets.
+    #[inline(always)]
+    pub fn context(&self, pos: &Position, perspective: Color) -> KingContext {
+        if self.kings.is_plain() {
+            return KingContext::default();
+        }
+        let king = pos
+            .king_square(perspective)
+            .map(|k| self.relative(perspective, k));
+        self.kings.context(king, self.files, 2 * self.types * 64)
     }
 
     /// The `k`-th input (from 0) of `colour`'s held men of `piece`'s type seen from
@@ -231,18 +363,26 @@ impl InputMap {
     pub fn held_feature(&self, perspective: Color, piece: Piece, k: usize) -> usize {
         let theirs = (piece.color() != perspective) as usize;
         let block = theirs * self.types + self.slot[piece.kind().index()] as usize;
-        2 * self.types * 64 + block * self.held_inputs as usize + k
+        self.kings.count as usize * 2 * self.types * 64 + block * self.held_inputs as usize + k
     }
 
-    /// The input of `piece` on `sq` seen from `perspective`.
+    /// The input of `piece` on `sq` seen from `perspective`, whose king gives `ctx`.
     #[inline(always)]
-    pub fn feature(&self, perspective: Color, piece: Piece, sq: Square) -> usize {
+    pub fn feature(&self, perspective: Color, ctx: KingContext, piece: Piece, sq: Square) -> usize {
         let theirs = (piece.color() != perspective) as usize;
-        let sq = match perspective {
-            Color::White => sq.index(),
-            Color::Black => (self.ranks - 1 - sq.rank()) as usize * 8 + sq.file() as usize,
-        };
-        (theirs * self.types + self.slot[piece.kind().index()] as usize) * 64 + sq
+        let rank = match perspective {
+            Color::White => sq.rank(),
+            Color::Black => self.ranks - 1 - sq.rank(),
+        } as usize;
+        let file = if ctx.mirror {
+            self.files - 1 - sq.file()
+        } else {
+            sq.file()
+        } as usize;
+        ctx.offset
+            + (theirs * self.types + self.slot[piece.kind().index()] as usize) * 64
+            + rank * 8
+            + file
     }
 }
 
@@ -322,8 +462,9 @@ impl LoadedNet {
     /// The accumulator of `perspective` computed from scratch.
     pub fn refresh(&self, pos: &Position, perspective: Color, out: &mut [i16]) {
         out.copy_from_slice(&self.net.ft_bias);
+        let ctx = self.map.context(pos, perspective);
         for sq in pos.occupied() {
-            let f = self.map.feature(perspective, pos.piece_at(sq), sq);
+            let f = self.map.feature(perspective, ctx, pos.piece_at(sq), sq);
             for (o, w) in out.iter_mut().zip(self.net.row(f)) {
                 *o = o.wrapping_add(*w);
             }

@@ -27,7 +27,7 @@ pub(crate) fn random_net(rules: &Variant, hidden: usize, seed: u64) -> Network {
     let mut rng = Rng(seed | 1);
     let letters: String = rules.piece_types().map(|t| rules.letter(t)).collect();
     let held_inputs = if rules.has_holdings() { 2 } else { 0 };
-    let inputs = super::input_count(letters.len(), held_inputs);
+    let inputs = super::input_count(letters.len(), held_inputs, 1);
     let buckets = rules.mechanics.turn_phases();
     Network {
         variant: rules.name.clone(),
@@ -43,11 +43,96 @@ pub(crate) fn random_net(rules: &Variant, hidden: usize, seed: u64) -> Network {
         buckets,
         bucket_by: Default::default(),
         held_inputs,
+        kings: KingBuckets::default(),
         out_weights: (0..buckets * 2 * hidden)
             .map(|_| rng.range(-127, 127) as i16)
             .collect(),
         out_bias: (0..buckets).map(|_| rng.range(-5000, 5000)).collect(),
     }
+}
+
+/// [`random_net`] with input buckets by the king: `count` of them, mirrored or not.
+pub(crate) fn random_king_net(
+    rules: &Variant,
+    hidden: usize,
+    seed: u64,
+    count: u8,
+    mirror: bool,
+) -> Network {
+    let mut net = random_net(rules, hidden, seed);
+    net.kings = KingBuckets::preset(count, mirror, rules.shape.files).expect("a preset");
+    let mut rng = Rng(seed.wrapping_mul(31) | 1);
+    net.ft_weights = (0..net.inputs() * hidden)
+        .map(|_| rng.range(-40, 40) as i16)
+        .collect();
+    net
+}
+
+/// King buckets: every preset gives each square a bucket below its count, corners and
+/// centre apart; a bucketed net survives its file as version 5, and a bad count, mirror or
+/// map is refused by name.
+#[test]
+fn king_buckets_survive_their_file_and_bad_ones_are_refused() {
+    for count in [1u8, 2, 4, 8] {
+        let k = KingBuckets::preset(count, true, 8).expect("preset");
+        assert!(k.map.iter().all(|&b| b < count));
+        assert_eq!(
+            k.map.iter().copied().max().unwrap_or(0) + 1,
+            count,
+            "{count} buckets used"
+        );
+        // the map is symmetric left to right, so mirrored or not it reads the same
+        for sq in 0..64 {
+            assert_eq!(k.map[sq], k.map[sq / 8 * 8 + 7 - sq % 8]);
+        }
+    }
+    assert!(KingBuckets::preset(3, false, 8).is_err());
+    let chess = builtin_variants().get("chess").expect("chess");
+    let net = random_king_net(chess, 32, 5, 4, true);
+    let bytes = file::serialize(&net);
+    assert_eq!(bytes[8], 5, "format version 5");
+    assert_eq!(file::parse(&bytes).expect("parses"), net);
+    // the king fields follow the header: count, mirror, then the 64-square map
+    let at = bytes.len()
+        - 8
+        - 4 * net.buckets
+        - 2 * net.buckets * 2 * 32
+        - 2 * 32
+        - 2 * net.inputs() * 32
+        - 66;
+    assert_eq!((bytes[at], bytes[at + 1]), (4, 1));
+    let refused = |at: usize, value: u8, needle: &str| {
+        let mut b = bytes.clone();
+        b[at] = value;
+        let n = b.len() - 8;
+        let hash = file::fnv1a(&b[..n]);
+        b[n..].copy_from_slice(&hash.to_le_bytes());
+        let e = file::parse(&b).expect_err("refused").to_string();
+        assert!(e.contains(needle), "{e}");
+    };
+    refused(at, 0, "0 king buckets (1 to 16)");
+    refused(at, 17, "17 king buckets");
+    refused(at + 1, 2, "king mirror 2 (0 or 1)");
+    refused(at + 2 + 9, 4, "king square 9 in bucket 4, of 4");
+}
+
+/// With mirroring, a position and its reflection left to right (both kings on the other
+/// half) evaluate alike; without it they do not.
+#[test]
+fn a_mirrored_net_sees_a_reflected_position_alike() {
+    let chess = builtin_variants().get("chess").expect("chess");
+    let right =
+        Position::from_fen(chess, "6k1/5pp1/7p/3n4/8/2B4P/5PP1/6K1 w - - 0 1").expect("fen");
+    let left = Position::from_fen(chess, "1k6/1pp5/p7/4n3/8/P4B2/1PP5/1K6 w - - 0 1").expect("fen");
+    let eval = |net: Network, pos: &Position| {
+        LoadedNet::new(Arc::new(net), chess, "test")
+            .expect("fits")
+            .evaluate_fresh(pos)
+    };
+    let mirrored = random_king_net(chess, 32, 9, 4, true);
+    assert_eq!(eval(mirrored.clone(), &right), eval(mirrored, &left));
+    let plain = random_king_net(chess, 32, 9, 4, false);
+    assert_ne!(eval(plain.clone(), &right), eval(plain, &left));
 }
 
 #[test]
@@ -97,10 +182,11 @@ fn held_men_reach_the_net_through_their_own_inputs() {
         )
     };
     for color in Color::ALL {
-        let on_e4 = map.feature(Color::White, knight(color), e4);
+        let plain = KingContext::default();
+        let on_e4 = map.feature(Color::White, plain, knight(color), e4);
         let row: Vec<i16> = net.ft_weights[on_e4 * h..(on_e4 + 1) * h].to_vec();
         for target in [
-            map.feature(Color::White, knight(color), e5),
+            map.feature(Color::White, plain, knight(color), e5),
             map.held_feature(Color::White, knight(color), 0),
         ] {
             net.ft_weights[target * h..(target + 1) * h].copy_from_slice(&row);
@@ -318,12 +404,23 @@ fn simd_and_scalar_kernels_agree() {
 /// edit lists.
 #[test]
 fn incremental_accumulators_equal_a_fresh_computation_in_every_variant() {
+    incremental_equals_fresh(|rules| random_net(rules, 32, 11));
+}
+
+/// The same with input buckets by the king, mirrored: a king changing bucket or half makes
+/// its perspective computed afresh, and nothing else does.
+#[test]
+fn incremental_accumulators_with_king_buckets_equal_a_fresh_computation() {
+    incremental_equals_fresh(|rules| random_king_net(rules, 32, 11, 8, true));
+}
+
+fn incremental_equals_fresh(make: impl Fn(&Variant) -> Network) {
     let set = builtin_variants();
     let mut rng = Rng(12345);
     for name in set.names() {
         let rules = set.get(name).expect("listed");
-        let net = LoadedNet::new(Arc::new(random_net(rules, 32, 11)), rules, "test")
-            .expect("fits its own variant");
+        let net =
+            LoadedNet::new(Arc::new(make(rules)), rules, "test").expect("fits its own variant");
         for game in 0..3 {
             let mut pos = Position::startpos(rules);
             let mut stack = AccumulatorStack::new(32, 4);
