@@ -6,6 +6,9 @@
 #   tools/learn_queue.sh ENGINE WORK_ROOT [VARIANT...]
 # Each finished variant's report is WORK_ROOT/V/report.md; build an accepted net in with
 # tools/install_net.py V WORK_ROOT, then refit its wdlModel (tools/refit_wdl.sh).
+# WORK_ROOT/V.args, if present, replaces the options chosen below for V (one line): with
+# V/done removed, a finished variant runs again with them (a larger --gate-games goes on
+# with an undecided gate).
 set -u
 engine=$1
 root=$2
@@ -34,6 +37,7 @@ for v in $variants; do
     *)
         extra="--positions 250000 --gate-games 1000 --epochs 10" ;;
     esac
+    [ -f "$v.args" ] && extra=$(head -n 1 "$v.args")
     # shellcheck disable=SC2086
     "$engine" learn --variant "$v" --threads 2 --rounds 1 $extra >> "$v.log" 2>&1 &&
         mkdir -p "$v" && date > "$v/done"

@@ -311,6 +311,7 @@ pub fn run(rules: &'static Variant, cfg: &LearnConfig) -> Result<LearnSummary, S
     if let Some(range) = cfg.chunks {
         return generate_share(rules, cfg, &mut m, range, &out_of_time);
     }
+    reopen_undecided_gate(cfg, &mut m);
     loop {
         if m.stage == Stage::Done {
             break;
@@ -1039,6 +1040,49 @@ fn gate_round(
     let quoted: Vec<String> = args.iter().map(|a| shell_word(a)).collect();
     m.commands.push(format!("chimera {}", quoted.join(" ")));
     Ok(Some(verdict == "H1 accepted"))
+}
+
+/// The games an undecided gate's line says it played (`... [0.539] 400; ...`).
+fn undecided_games(line: &str) -> Option<u32> {
+    if !line.contains(": undecided: ") {
+        return None;
+    }
+    let after = &line[line.find("] ")? + 2..];
+    after[..after.find(';')?].trim().parse().ok()
+}
+
+/// A run that ended on an undecided gate goes on with it when asked for more games
+/// (`--gate-games` above those played): the gate's match resumes from its PGN, and its old
+/// line and command give way to the new ones.
+fn reopen_undecided_gate(cfg: &LearnConfig, m: &mut Manifest) {
+    if m.stage != Stage::Done {
+        return;
+    }
+    let round = format!("round {}: ", m.round);
+    let Some(played) = m
+        .gates
+        .last()
+        .filter(|g| g.starts_with(&round))
+        .and_then(|g| undecided_games(g))
+    else {
+        return;
+    };
+    if cfg.gate_games <= played {
+        return;
+    }
+    progress(&format!(
+        "round {} gate: undecided after {played} games; going on to at most {}",
+        m.round, cfg.gate_games
+    ));
+    m.gates.pop();
+    if let Some(i) = m
+        .commands
+        .iter()
+        .rposition(|c| c.starts_with("chimera match "))
+    {
+        m.commands.remove(i);
+    }
+    m.stage = Stage::Gate;
 }
 
 /// `word` as a shell reads it back: quoted where it holds more than safe characters.

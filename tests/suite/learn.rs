@@ -39,6 +39,12 @@ fn learn(ini: &Path, work: &Path, extra: &[&str]) -> Output {
         "--rounds",
         "1",
     ];
+    // an option in `extra` replaces the default given above
+    for flag in extra.iter().filter(|a| a.starts_with("--")) {
+        if let Some(i) = args.iter().position(|a| a == flag) {
+            args.drain(i..i + 2);
+        }
+    }
     args.extend_from_slice(extra);
     chimera(&args)
 }
@@ -333,5 +339,46 @@ fn learn_starts_from_the_net_asked_for() {
         missing.to_str().expect("utf-8"),
         "nosuch.nnue: cannot read it",
     );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A run that ended on an undecided gate goes on with that gate when given more
+/// `--gate-games`: the match resumes from its PGN, and the manifest keeps one line and one
+/// command for the gate; the same or fewer games leave the run as it was.
+#[test]
+fn learn_goes_on_with_an_undecided_gate_when_given_more_games() {
+    let dir = scratch("regate");
+    let ini = dir.join("mini.ini");
+    std::fs::write(&ini, MINI).expect("ini");
+    let work = dir.join("w");
+    let o = learn(&ini, &work, &[]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let manifest = || std::fs::read_to_string(work.join("learn.manifest")).expect("manifest");
+    let games = || {
+        std::fs::read_to_string(work.join("gates").join("round-1.pgn"))
+            .expect("pgn")
+            .matches("[Result ")
+            .count()
+    };
+    assert!(manifest().contains("undecided"), "{}", manifest());
+    assert_eq!(games(), 2);
+    // as many games as before: nothing to do
+    let o = learn(&ini, &work, &["--gate-games", "2"]);
+    assert!(o.status.success());
+    assert!(!String::from_utf8_lossy(&o.stderr).contains("going on"));
+    assert_eq!(games(), 2);
+    // more: the gate goes on from its 2 games
+    let o = learn(&ini, &work, &["--gate-games", "6"]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{err}");
+    assert!(
+        err.contains("round 1 gate: undecided after 2 games; going on to at most 6"),
+        "{err}"
+    );
+    let m = manifest();
+    assert!(games() > 2, "{m}");
+    assert_eq!(m.matches("gate = round 1:").count(), 1, "{m}");
+    assert_eq!(m.matches("command = chimera match ").count(), 1, "{m}");
+    assert!(m.contains("-rounds 3 "), "{m}");
     let _ = std::fs::remove_dir_all(&dir);
 }
