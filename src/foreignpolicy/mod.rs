@@ -36,8 +36,9 @@ mod zobrist;
 
 pub use fen::FenError;
 pub use notation::{move_to_string, MoveError};
+pub use outcome::Results;
 pub use player::{Alive, Player};
-pub use position::{FpPosition, Results, PASS};
+pub use position::{FpPosition, PASS};
 
 use crate::geometry::Square;
 

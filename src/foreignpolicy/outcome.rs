@@ -1,8 +1,10 @@
 //! How a game ends: FP-9's table after a king capture, FP-11's draw rules, FP-12's points.
 
 use super::player::{Alive, Player};
-use super::position::{FpPosition, Results};
 use crate::variant::GameValue;
+
+/// Each player's result, indexed by `Player::index`.
+pub type Results = [GameValue; 3];
 
 /// The result after `capturer` took `victim`'s king with `before` the players in the game
 /// until then; `None` while play goes on (FP-9, R-FP-7..R-FP-9).
@@ -54,39 +56,6 @@ pub fn points(r: &Results) -> [f64; 3] {
         GameValue::Loss => 0.0,
         GameValue::Draw => 1.0 / drawers as f64,
     })
-}
-
-impl FpPosition {
-    /// The result if a king capture has ended the game (FP-9); the position then has no moves.
-    #[inline(always)]
-    pub fn end(&self) -> Option<Results> {
-        self.end
-    }
-
-    /// Whether the game is over by a king capture.
-    #[inline(always)]
-    pub fn is_over(&self) -> bool {
-        self.end.is_some()
-    }
-
-    /// FP-11's move rule: 50 moves per remaining player without capture or pawn move.
-    pub fn move_rule_draw(&self) -> bool {
-        self.halfmove >= 50 * self.alive.count()
-    }
-
-    /// FP-11's repetition: the position (men, player to move, alive set, e.p.) occurs for the
-    /// third time (within the plies played since set-up).
-    pub fn threefold(&self) -> bool {
-        self.repetitions() >= 2
-    }
-
-    /// Each player's result if the game is over: by a king capture (FP-9), else by a draw
-    /// rule (FP-11: a draw among the remaining players); `None` while it goes on.
-    pub fn outcome(&self) -> Option<Results> {
-        self.end.or_else(|| {
-            (self.move_rule_draw() || self.threefold()).then(|| shared_draw(self.alive))
-        })
-    }
 }
 
 #[cfg(test)]

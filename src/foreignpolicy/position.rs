@@ -2,12 +2,12 @@
 //! (player to move, alive set, e.p. square, clocks, the result once decided), an incremental
 //! Zobrist key, and make/unmake with an undo stack kept inside the position.
 
+use super::outcome::Results;
 use super::player::{Alive, Player};
 use super::zobrist;
 use crate::geometry::{Bitboard, Square};
 use crate::moves::{Move, MoveKind};
 use crate::piece::PieceType;
-use crate::variant::GameValue;
 
 /// The pass (FP-10): a special move from a1 to a1 with payload 0, which no other move of
 /// this game uses (Foreign Policy has no special moves otherwise). Distinct from
@@ -22,9 +22,6 @@ pub(super) type Cell = u8;
 
 /// An empty square in the mailbox.
 pub(super) const EMPTY: Cell = 0xFF;
-
-/// Each player's result, indexed by `Player::index`.
-pub type Results = [GameValue; 3];
 
 /// What unmake needs to restore a ply.
 #[derive(Clone, Copy)]
@@ -394,5 +391,39 @@ impl FpPosition {
             .iter()
             .filter(|u| u.key == self.key)
             .count()
+    }
+}
+
+impl FpPosition {
+    /// The result if a king capture has ended the game (FP-9); the position then has no moves.
+    #[inline(always)]
+    pub fn end(&self) -> Option<Results> {
+        self.end
+    }
+
+    /// Whether the game is over by a king capture.
+    #[inline(always)]
+    pub fn is_over(&self) -> bool {
+        self.end.is_some()
+    }
+
+    /// FP-11's move rule: 50 moves per remaining player without capture or pawn move.
+    pub fn move_rule_draw(&self) -> bool {
+        self.halfmove >= 50 * self.alive.count()
+    }
+
+    /// FP-11's repetition: the position (men, player to move, alive set, e.p.) occurs for the
+    /// third time (within the plies played since set-up).
+    pub fn threefold(&self) -> bool {
+        self.repetitions() >= 2
+    }
+
+    /// Each player's result if the game is over: by a king capture (FP-9), else by a draw
+    /// rule (FP-11: a draw among the remaining players); `None` while it goes on.
+    pub fn outcome(&self) -> Option<Results> {
+        self.end.or_else(|| {
+            (self.move_rule_draw() || self.threefold())
+                .then(|| super::outcome::shared_draw(self.alive))
+        })
     }
 }

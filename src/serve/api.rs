@@ -4,7 +4,8 @@
 //! `{"error": "..."}` with a 400 (bad input), 404 (no such game or page), 409 (not now),
 //! 413 (body too large) or 503 (too many games).
 
-use super::games::{self, Game, Refusal};
+use super::games::{self, Game};
+use super::setup::Refusal;
 use super::watch::{Watch, WatchedGame};
 use super::{assets, events, ServeConfig};
 use crate::engine::{BoardView, Engine, SearchLimits};
@@ -41,7 +42,7 @@ pub struct App {
 impl App {
     /// The shared state of a server with this configuration.
     pub fn new(config: ServeConfig, watch: Arc<Watch>) -> Arc<App> {
-        let referee = games::new_engine(&ServeConfig {
+        let referee = super::setup::new_engine(&ServeConfig {
             hash_mb: 1,
             threads: 1,
             ..config.clone()

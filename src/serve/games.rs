@@ -6,6 +6,7 @@
 //! deadlock.
 
 use super::events::{self, EventReporter};
+use super::setup::{new_engine, Refusal};
 use super::ServeConfig;
 use crate::engine::{Engine, SearchDone, SearchLimits};
 use std::sync::Arc;
@@ -13,24 +14,6 @@ use tokio::sync::{broadcast, oneshot};
 
 /// Most lines the board's analysis shows.
 pub const MAX_ANALYSIS_LINES: usize = 8;
-
-/// Why a request about a game was refused, with the HTTP status it maps to.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Refusal {
-    /// Bad input (400): an illegal move, a bad FEN, an unknown variant.
-    Bad(String),
-    /// Not now (409): the engine is thinking, the game is over, nothing to take back.
-    Conflict(String),
-}
-
-impl Refusal {
-    /// The message.
-    pub fn message(&self) -> &str {
-        match self {
-            Refusal::Bad(m) | Refusal::Conflict(m) => m,
-        }
-    }
-}
 
 /// One game on the board.
 pub struct Game {
@@ -55,23 +38,6 @@ pub struct Game {
     pub review: Option<super::review::Review>,
     /// Lines the analysis shows (MultiPV; the engine's own moves search one).
     pub analysis_lines: usize,
-}
-
-/// A fresh engine set up as the server's configuration says.
-pub fn new_engine(config: &ServeConfig) -> Result<Engine, Refusal> {
-    let mut engine = Engine::new();
-    if let Some(path) = &config.variants_file {
-        engine
-            .load_variants(path)
-            .map_err(|e| Refusal::Bad(format!("variants file {path}: {e}")))?;
-    }
-    engine
-        .set_hash(config.hash_mb)
-        .and_then(|_| engine.set_threads(config.threads))
-        .map_err(|e| Refusal::Bad(e.to_string()))?;
-    // the page shows win/draw/loss beside each score (the variant's wdlModel)
-    engine.options.show_wdl = true;
-    Ok(engine)
 }
 
 /// The engine in `variant` at `fen` (or the start) after `moves`.

@@ -12,6 +12,7 @@ mod assets;
 mod events;
 mod games;
 mod review;
+mod setup;
 mod watch;
 
 pub use watch::{Watch, WatchedGame};

@@ -2,7 +2,7 @@
 //! `crate::analysis` with an engine of its own (the board stays usable), its progress sent to
 //! the game's pages, and the result kept for the page's graph, marks and annotated PGN.
 
-use super::games::{new_engine, Refusal};
+use super::setup::{new_engine, Refusal};
 use super::ServeConfig;
 use crate::analysis::annotate::{annotated_pgn, eval_text};
 use crate::analysis::record::GameRecord;
