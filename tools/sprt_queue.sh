@@ -38,6 +38,6 @@ while IFS='|' read -r name new base tc elo1 max; do
         -games 2 -rounds $((games / 2)) -repeat -concurrency 2 \
         -openings file="$book" order=random -srand 48 \
         -sprt elo0=0 elo1="$(trim "$elo1")" alpha=0.05 beta=0.05 \
-        -ratinginterval 20 -pgnout "$out/$name.pgn" -resume >> "$log" 2>&1
+        -ratinginterval 20 -pgnout "$out/$name.pgn" -resume < /dev/null >> "$log" 2>&1
     echo "$name: $(grep 'llr' "$log" | tail -1)"
 done < "$queue"
