@@ -1038,6 +1038,113 @@ impl Checkpoint {
     }
 }
 
+/// How the output bucket is chosen in a run of `cfg` on `rules`' data: by the turn's phase
+/// where turns have phases (unless `--turn-buckets false`), else by the men if asked.
+fn bucketing_for<'a>(cfg: &TrainConfig, rules: &'a Variant) -> Result<Bucketing<'a>, String> {
+    let mechanics = &rules.mechanics;
+    let phased = cfg.turn_buckets && mechanics.turn_phases() > 1;
+    Ok(match cfg.men_buckets {
+        0 | 1 if phased => Bucketing::Phases(mechanics),
+        0 | 1 => Bucketing::One,
+        _ if phased => {
+            return Err(format!(
+                "--men-buckets: {}'s turns have phases, which pick the bucket; give \
+                 --turn-buckets false to bucket by men instead",
+                rules.name
+            ))
+        }
+        n if n > MAX_BUCKETS => {
+            return Err(format!("--men-buckets {n}: at most {MAX_BUCKETS}"));
+        }
+        n => Bucketing::Men {
+            start: start_men(rules),
+            buckets: n,
+        },
+    })
+}
+
+/// The indices of `records` records trained on and held out, by blocks of neighbouring
+/// records (positions of one game stay together).
+fn split(records: usize, cfg: &TrainConfig) -> Result<(Vec<usize>, Vec<usize>), String> {
+    let (mut train_idx, mut valid_idx) = (Vec::new(), Vec::new());
+    let block = (records / 100).clamp(1, BLOCK);
+    for i in 0..records {
+        if held_out(i / block, cfg.validation, cfg.seed) {
+            valid_idx.push(i);
+        } else {
+            train_idx.push(i);
+        }
+    }
+    if train_idx.is_empty() || valid_idx.is_empty() {
+        return Err(format!(
+            "{records} positions leave no training or no validation set (validation share {})",
+            cfg.validation
+        ));
+    }
+    Ok((train_idx, valid_idx))
+}
+
+/// The weights a run starts from: `--init`'s net (checked against the run's buckets), else
+/// random ones.
+fn start_params(
+    data: &Data,
+    cfg: &TrainConfig,
+    bucketing: Bucketing,
+    held: u8,
+) -> Result<Params, String> {
+    let buckets = bucketing.count();
+    let mut p = match &cfg.init {
+        Some(net) if net.buckets > 1 && net.bucket_by != bucketing.by() => {
+            return Err(format!(
+                "--init: the net's {} output buckets follow {:?}, training wants {:?}",
+                net.buckets,
+                net.bucket_by,
+                bucketing.by()
+            ));
+        }
+        Some(net) => Params::from_network(net, &data.layout, cfg.hidden, buckets, held, cfg.kings)?,
+        None => {
+            let inputs = input_count(data.layout.letters.len(), held, cfg.kings.count);
+            Params::random(inputs, cfg.hidden, buckets, cfg.seed)
+        }
+    };
+    p.by = bucketing.by();
+    p.kings = cfg.kings;
+    Ok(p)
+}
+
+/// The held-out records and how they become samples.
+struct Validation<'a> {
+    records: &'a [Record],
+    indices: &'a [usize],
+    shape: &'a Shape,
+    bucketing: Bucketing<'a>,
+}
+
+impl Validation<'_> {
+    /// The mean squared error of `p`'s predictions against the targets (`lambda`, scale `k`).
+    fn error(&self, p: &Params, lambda: f32, k: f32) -> f64 {
+        let sum: f64 = self
+            .indices
+            .par_chunks(4096)
+            .map(|part| {
+                let mut acc = [vec![0.0; p.hidden], vec![0.0; p.hidden]];
+                part.iter()
+                    .map(|&i| {
+                        let s = sample(&self.records[i], self.shape, false, self.bucketing);
+                        let out = forward(p, &s, &mut acc);
+                        let pred = sigmoid(out * OUTPUT_SCALE as f32 / k);
+                        ((pred - target(&s, lambda, k)) as f64).powi(2)
+                    })
+                    .sum::<f64>()
+            })
+            .collect::<Vec<f64>>()
+            .iter()
+            .sum();
+        sum / self.indices.len() as f64
+    }
+}
+
 /// Trains a net on `data`; `on_epoch` hears each epoch's report with the best net so far.
 pub fn train(
     data: &Data,
@@ -1055,43 +1162,9 @@ pub fn train(
     let held = held_inputs_for(data.rules);
     let shape = Shape::new(&data.layout, data.rules, held, cfg.kings);
     let inputs = input_count(types, held, cfg.kings.count);
-    let mechanics = &data.rules.mechanics;
-    let phased = cfg.turn_buckets && mechanics.turn_phases() > 1;
-    let bucketing = match cfg.men_buckets {
-        0 | 1 if phased => Bucketing::Phases(mechanics),
-        0 | 1 => Bucketing::One,
-        _ if phased => {
-            return Err(format!(
-                "--men-buckets: {}'s turns have phases, which pick the bucket; give \
-                 --turn-buckets false to bucket by men instead",
-                data.rules.name
-            ))
-        }
-        n if n > MAX_BUCKETS => {
-            return Err(format!("--men-buckets {n}: at most {MAX_BUCKETS}"));
-        }
-        n => Bucketing::Men {
-            start: start_men(data.rules),
-            buckets: n,
-        },
-    };
+    let bucketing = bucketing_for(cfg, data.rules)?;
     let buckets = bucketing.count();
-    let (mut train_idx, mut valid_idx) = (Vec::new(), Vec::new());
-    let block = (data.records.len() / 100).clamp(1, BLOCK);
-    for i in 0..data.records.len() {
-        if held_out(i / block, cfg.validation, cfg.seed) {
-            valid_idx.push(i);
-        } else {
-            train_idx.push(i);
-        }
-    }
-    if train_idx.is_empty() || valid_idx.is_empty() {
-        return Err(format!(
-            "{} positions leave no training or no validation set (validation share {})",
-            data.records.len(),
-            cfg.validation
-        ));
-    }
+    let (mut train_idx, valid_idx) = split(data.records.len(), cfg)?;
     let k = cfg
         .scale
         .unwrap_or_else(|| fit_scale(&data.records, types, ranks));
@@ -1099,20 +1172,7 @@ pub fn train(
         .num_threads(cfg.threads.max(1))
         .build()
         .map_err(|e| e.to_string())?;
-    let mut p = match &cfg.init {
-        Some(net) if net.buckets > 1 && net.bucket_by != bucketing.by() => {
-            return Err(format!(
-                "--init: the net's {} output buckets follow {:?}, training wants {:?}",
-                net.buckets,
-                net.bucket_by,
-                bucketing.by()
-            ));
-        }
-        Some(net) => Params::from_network(net, &data.layout, cfg.hidden, buckets, held, cfg.kings)?,
-        None => Params::random(inputs, cfg.hidden, buckets, cfg.seed),
-    };
-    p.by = bucketing.by();
-    p.kings = cfg.kings;
+    let mut p = start_params(data, cfg, bucketing, held)?;
     let mut adam = Adam::new(p.len());
     let mut scratch: Vec<Scratch> = (0..CHUNKS)
         .map(|_| Scratch {
@@ -1169,25 +1229,13 @@ pub fn train(
             }
             adam.step(&mut p, &total, rate, 1.0 / batch.len() as f32);
         }
-        let validation = pool.install(|| {
-            valid_idx
-                .par_chunks(4096)
-                .map(|part| {
-                    let mut acc = [vec![0.0; cfg.hidden], vec![0.0; cfg.hidden]];
-                    part.iter()
-                        .map(|&i| {
-                            let s = sample(&data.records[i], &shape, false, bucketing);
-                            let out = forward(&p, &s, &mut acc);
-                            let pred = sigmoid(out * OUTPUT_SCALE as f32 / k);
-                            ((pred - target(&s, cfg.lambda, k)) as f64).powi(2)
-                        })
-                        .sum::<f64>()
-                })
-                .collect::<Vec<f64>>()
-                .iter()
-                .sum::<f64>()
-                / valid_idx.len() as f64
-        });
+        let held_out = Validation {
+            records: &data.records,
+            indices: &valid_idx,
+            shape: &shape,
+            bucketing,
+        };
+        let validation = pool.install(|| held_out.error(&p, cfg.lambda, k));
         let improved = best.as_ref().is_none_or(|(b, _)| validation < *b);
         if improved {
             best = Some((validation, quantise(&p, &data.layout)));
