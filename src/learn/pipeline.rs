@@ -1192,6 +1192,19 @@ fn write_report(
 mod tests {
     use super::*;
 
+    /// Only an undecided gate's line is read for its games; a decided one, or a line damaged
+    /// by hand, gives none (so no gate is reopened from it).
+    #[test]
+    fn the_games_of_an_undecided_gate_are_read_from_its_line() {
+        let undecided = "round 1: undecided: the variant's own evaluation (Score of round-1 vs \
+                         current: 213 - 182 - 5  [0.539] 400; Elo 27.0 +/- 34.0; llr 0.736)";
+        assert_eq!(undecided_games(undecided), Some(400));
+        let accepted = undecided.replace("undecided", "H1 accepted");
+        assert_eq!(undecided_games(&accepted), None);
+        assert_eq!(undecided_games("round 1: undecided: no score"), None);
+        assert_eq!(undecided_games("round 1: undecided: [0.5] many;"), None);
+    }
+
     /// A manifest whose hidden width is beyond what a net file holds is damaged: resuming it
     /// at its train stage asked the trainer for that many values per input (for 2^40, memory
     /// no process has) or trained a net no engine reads. The learn target of
