@@ -14,7 +14,8 @@ pawns from the mover's side, `+M5`/`-M3` for mates, the depth, the thinking time
     the mean fraction of base + inc * moves played that was used;
   * where games were lost: for each loss, the loser's turning point is the first of its
     moves from which its own score stays at or below -1.00 (mated scores count) to the end
-    of the game; losses are counted by the bucket of that move, or as "no warning", and
+    of the game; losses are counted by the bucket of that move, or as "no warning" (or as
+    "unread" in the 007 family, whose plies may be chosen and scored by the other colour), and
     those lost on time are counted too.
 
     tools/time_profile.py PGN [PGN...] [--engine NAME] [--markdown]
@@ -357,6 +358,12 @@ def turning_point(game, loser):
     return point
 
 
+def scores_follow_colours(game):
+    """Whether each move's score is its own colour's: not in the 007 family, where a ply may
+    be chosen (and scored) by the other colour's engine."""
+    return "007" not in game.tags.get("Variant", "")
+
+
 def lost_on_time(game):
     return game.tags.get("Termination") == "time forfeit" or "on time" in game.reason
 
@@ -368,10 +375,11 @@ class Losses:
     wins: int = 0
     by_bucket: list = field(default_factory=lambda: [0] * len(BUCKETS))
     no_warning: int = 0
+    unread: int = 0  # losses whose scores do not follow the colours (the 007 family)
     on_time: int = 0  # of the losses, those lost on time
 
     def total(self):
-        return sum(self.by_bucket) + self.no_warning
+        return sum(self.by_bucket) + self.no_warning + self.unread
 
 
 def losses(games, engine):
@@ -387,6 +395,9 @@ def losses(games, engine):
                 out.wins += 1
                 continue
             out.on_time += lost_on_time(game)
+            if not scores_follow_colours(game):
+                out.unread += 1
+                continue
             point = turning_point(game, loser)
             if point is None:
                 out.no_warning += 1
@@ -436,8 +447,8 @@ def bucket_rows(profiles):
 
 
 def loss_rows(all_losses):
-    return [[x.engine, x.decisive, x.wins, x.total()] + x.by_bucket + [x.no_warning, x.on_time]
-            for x in all_losses]
+    return [[x.engine, x.decisive, x.wins, x.total()] + x.by_bucket
+            + [x.no_warning, x.unread, x.on_time] for x in all_losses]
 
 
 def report(games, engines, markdown=False):
@@ -454,7 +465,7 @@ def report(games, engines, markdown=False):
         heading("Where games were lost (bucket of the loser's turning point: its score "
                 "at or below -1.00 from there on)"),
         table(["engine", "decisive", "won", "lost"] + [bucket_label(i) for i in
-              range(len(BUCKETS))] + ["no warning", "on time"],
+              range(len(BUCKETS))] + ["no warning", "unread (007)", "on time"],
               loss_rows([losses(games, e) for e in engines]), markdown),
     ]
     return "\n\n".join(parts) + "\n"

@@ -185,10 +185,20 @@ def plain_report():
     assert row(text, "beta", "1-10") == ["beta", "1-10", "9", "0.258", "16.8", "61.6%"]
     assert row(text, "beta", "61+") == ["beta", "61+", "2", "0.725", "7.0", "38.4%"]
     assert row(text, "alpha", "2") == ["alpha", "2", "1", "1", "1", "0", "0", "0", "0", "0",
-                                       "0", "0"]
+                                       "0", "0", "0"]
     assert row(text, "beta", "2") == ["beta", "2", "1", "1", "0", "0", "0", "0", "0", "0", "1",
-                                      "1"]
+                                      "0", "1"]
     assert "|" not in text
+
+
+def scores_of_another_colour():
+    # in the 007 family a ply may be chosen and scored by the other colour's engine: its
+    # losses are counted, but no turning point is read from the scores
+    found, _ = tp.parse_games(GOOD.replace('[Event ', '[Variant "007detente"]\n[Event '))
+    for engine in ("alpha", "beta"):
+        x = tp.losses(found, engine)
+        assert sum(x.by_bucket) == 0 and x.no_warning == 0, x
+        assert x.unread == x.decisive - x.wins and x.unread > 0, x
 
 
 def markdown_report():
@@ -243,6 +253,7 @@ checks.run([
     ("profile: beta's times, depths, clock used", profile_beta),
     ("turning point: stays at or below -1.00 to the end", turning_points),
     ("losses by bucket, no warning, on time", losses_by_bucket),
+    ("007 family: losses unread, not misread", scores_of_another_colour),
     ("plain report: exact rows", plain_report),
     ("markdown report", markdown_report),
     ("games without comments and unclosed comments are skipped", skipped_games),
