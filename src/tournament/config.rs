@@ -80,7 +80,7 @@ match options:
   -variant NAME        variant (default chess); -variants FILE loads a user variants.ini
   -tournament round-robin|gauntlet|knockout   with two engines or more (default round-robin:
                        every pair meets; gauntlet: the first engine meets each other;
-                       knockout: 2, 4, 8, ... engines, the winner of each encounter goes on)
+                       knockout: the winner of each encounter goes on, top seeds get byes)
   -games N             games per encounter in a round (default 1)   -rounds N   rounds (default 1)
   -anchor NAME         the engine whose Elo is 0 in a tournament's table (default the first)
   -repeat              play each opening twice, colours reversed (colours always alternate)
@@ -769,7 +769,6 @@ mod tests {
         for (bad, why) in [
             ("-engine cmd=a -each depth=1", "at least two"),
             ("-tournament swiss -engine cmd=a -engine cmd=b -each depth=1", "round-robin, gauntlet or knockout"),
-            ("-tournament knockout -engine cmd=a -engine cmd=b -engine cmd=c -each depth=1", "2, 4, 8"),
             ("-tournament knockout -engine cmd=a -engine cmd=b -each depth=1 -rounds 2", "-rounds"),
             ("-engine cmd=a -engine cmd=b -engine cmd=c -each depth=1 -anchor d", "no engine has that name"),
             ("-engine cmd=a -engine cmd=b -engine cmd=c -each depth=1 -games 9 -sprt elo0=0 elo1=5 alpha=0.05 beta=0.05", "two engines"),

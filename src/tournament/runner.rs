@@ -247,6 +247,14 @@ fn standings(plan: &Plan, s: &Shared) -> Vec<String> {
     if let Some(b) = s.schedule.bracket() {
         for e in &b.encounters {
             let [Some(x), Some(y)] = e.players else {
+                if let ([Some(x), None], Some(_)) = (e.players, e.winner) {
+                    out.push(format!(
+                        "Stage {} board {}: {} has a bye (goes on)",
+                        e.stage,
+                        e.board,
+                        plan.name(x)
+                    ));
+                }
                 continue;
             };
             let (p, q) = e.points();

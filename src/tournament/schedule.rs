@@ -87,25 +87,18 @@ pub enum Schedule {
     Knockout(Bracket),
 }
 
-/// Checks an event's shape before it starts: enough engines, and a knockout that can pair
-/// them (a power of two) in one pass (`-rounds 1`).
+/// Checks an event's shape before it starts: enough engines, and a knockout in one pass
+/// (`-rounds 1`; a field that is not a power of two gives its top seeds byes).
 pub fn check(kind: Kind, engines: usize, rounds: u32) -> Result<(), String> {
     if engines < 2 {
         return Err(format!(
             "a tournament needs at least two -engine options, found {engines}"
         ));
     }
-    if kind == Kind::Knockout {
-        if !engines.is_power_of_two() {
-            return Err(format!(
-                "a knockout pairs its engines in every stage, so it needs 2, 4, 8, 16, ... engines, not {engines}"
-            ));
-        }
-        if rounds != 1 {
-            return Err(
-                "a knockout's stages follow from its engines; -rounds is not used (give -games, the games of an encounter)".into(),
-            );
-        }
+    if kind == Kind::Knockout && rounds != 1 {
+        return Err(
+            "a knockout's stages follow from its engines; -rounds is not used (give -games, the games of an encounter)".into(),
+        );
     }
     Ok(())
 }
@@ -241,7 +234,7 @@ pub struct Encounter {
     pub stage: usize,
     /// The board within the stage.
     pub board: usize,
-    /// The two engines once known, the higher seed first.
+    /// The two engines once known, the higher seed first; a bye has only the first.
     pub players: [Option<usize>; 2],
     /// The first player's score in each finished game, by game index.
     pub scores: Vec<Option<f64>>,
@@ -263,7 +256,9 @@ impl Encounter {
 }
 
 /// The knockout bracket: stage 1's boards pair the seeds so that the first two can meet
-/// only in the final (1 v N, then the board of N/2 v N/2+1, ...).
+/// only in the final (1 v N, then the board of N/2 v N/2+1, ...). A field of N engines
+/// between two powers of two is drawn as the next power of two; the seeds paired with a
+/// place no engine fills (the top seeds) have a bye and go on to stage 2 without a game.
 #[derive(Clone, Debug)]
 pub struct Bracket {
     /// Encounters stage by stage; those of stage `s + 1` take the winners of two boards of
@@ -283,12 +278,13 @@ impl Bracket {
             order = order.iter().flat_map(|&x| [x, size - 1 - x]).collect();
         }
         let mut encounters = Vec::new();
-        let (mut stage, mut boards) = (1, engines / 2);
+        let (mut stage, mut boards) = (1, order.len() / 2);
         while boards >= 1 {
             for board in 0..boards {
                 let players = if stage == 1 {
                     let (a, b) = (order[2 * board], order[2 * board + 1]);
-                    [Some(a.min(b)), Some(a.max(b))]
+                    // a seed past the field is the place of a bye
+                    [Some(a.min(b)), Some(a.max(b)).filter(|&x| x < engines)]
                 } else {
                     [None, None]
                 };
@@ -305,11 +301,24 @@ impl Bracket {
             stage += 1;
             boards /= 2;
         }
-        Bracket {
+        let mut bracket = Bracket {
             encounters,
             handed: 0,
             games,
             repeat,
+        };
+        bracket.seat_byes();
+        bracket
+    }
+
+    /// Sends each stage-1 engine without an opponent on to stage 2.
+    fn seat_byes(&mut self) {
+        for e in 0..self.encounters.len() {
+            let enc = &mut self.encounters[e];
+            if let (1, [Some(a), None]) = (enc.stage, enc.players) {
+                enc.winner = Some(a);
+                self.advance(e, a);
+            }
         }
     }
 
@@ -515,6 +524,59 @@ mod tests {
     }
 
     #[test]
+    fn a_field_between_powers_of_two_gives_its_top_seeds_byes() {
+        // six engines drawn as eight: seeds 1 and 2 (0 and 1 here) wait for stage 2
+        let mut s = Schedule::new(Kind::Knockout, 6, 2, 1, false);
+        let first = all(&mut s);
+        let pairs: Vec<[usize; 2]> = first.iter().step_by(2).map(|x| x.seats).collect();
+        assert_eq!(pairs, [[3, 4], [2, 5]]);
+        let rounds: Vec<&str> = first.iter().map(|x| x.round.as_str()).collect();
+        assert_eq!(rounds, ["1.2.1", "1.2.2", "1.4.1", "1.4.2"]);
+        assert_eq!(s.take(), Next::Wait);
+        let b = s.bracket().expect("bracket");
+        let byes: Vec<Option<usize>> = b
+            .encounters
+            .iter()
+            .filter(|e| e.stage == 1 && e.players[1].is_none())
+            .map(|e| e.winner)
+            .collect();
+        assert_eq!(byes, [Some(0), Some(1)]);
+        // 4 beats 3 and 2 beats 5: stage 2 pairs each with a seed that had a bye
+        for (r, w) in [
+            ("1.2.1", 0.0),
+            ("1.2.2", 1.0),
+            ("1.4.1", 1.0),
+            ("1.4.2", 0.0),
+        ] {
+            s.record(r, w);
+        }
+        let second: Vec<(String, [usize; 2])> = all(&mut s)
+            .into_iter()
+            .map(|x| (x.round, x.seats))
+            .collect();
+        assert_eq!(
+            second,
+            [
+                ("2.1.1".to_string(), [0, 4]),
+                ("2.1.2".to_string(), [4, 0]),
+                ("2.2.1".to_string(), [1, 2]),
+                ("2.2.2".to_string(), [2, 1]),
+            ]
+        );
+        // three engines: the first seed meets the winner of 2 v 3 in the final
+        let mut s = Schedule::new(Kind::Knockout, 3, 1, 1, false);
+        let only = all(&mut s);
+        assert_eq!(only.len(), 1);
+        assert_eq!((only[0].round.as_str(), only[0].seats), ("1.2.1", [1, 2]));
+        s.record("1.2.1", 0.0);
+        let last = all(&mut s);
+        assert_eq!((last[0].round.as_str(), last[0].seats), ("2.1.1", [0, 2]));
+        s.record("2.1.1", 1.0);
+        assert_eq!(s.take(), Next::Done);
+        assert_eq!(s.bracket().and_then(Bracket::champion), Some(0));
+    }
+
+    #[test]
     fn a_level_knockout_encounter_goes_to_the_higher_seed() {
         let mut s = Schedule::new(Kind::Knockout, 2, 2, 1, true);
         loop {
@@ -535,8 +597,8 @@ mod tests {
     #[test]
     fn shapes_that_cannot_be_played_are_refused() {
         assert!(check(Kind::RoundRobin, 1, 1).is_err());
-        assert!(check(Kind::Knockout, 3, 1).is_err());
-        assert!(check(Kind::Knockout, 6, 1).is_err());
+        assert!(check(Kind::Knockout, 3, 1).is_ok());
+        assert!(check(Kind::Knockout, 6, 1).is_ok());
         assert!(check(Kind::Knockout, 4, 2).is_err());
         assert!(check(Kind::Knockout, 8, 1).is_ok());
         assert!(check(Kind::Gauntlet, 3, 5).is_ok());
