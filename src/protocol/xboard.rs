@@ -59,7 +59,18 @@ struct Session {
     clock: Clock,
     /// Variants whose XBoard limits the user was told of (once each per session).
     told_limits: Vec<String>,
+    /// `hard`: think on the opponent's time.
+    ponder: bool,
+    /// While pondering, the opponent's move guessed: it is played on the engine's board and
+    /// taken back if the opponent plays another.
+    ponder_guess: Option<String>,
 }
+
+/// Commands that leave a ponder search running: they touch neither the board nor the search.
+const KEEP_PONDERING: [&str; 20] = [
+    "", "xboard", "accepted", "rejected", "random", "computer", "name", "rating", "ics", "bk",
+    "draw", "ping", ".", "post", "nopost", "time", "otim", "hard", "hint", "?",
+];
 
 fn xboard_name(name: &str) -> &str {
     if name == "chess" {
@@ -155,7 +166,12 @@ impl Session {
     }
 
     fn start_search(&mut self) {
-        let limits = self.limits();
+        self.start_search_with(false);
+    }
+
+    fn start_search_with(&mut self, ponder: bool) {
+        let mut limits = self.limits();
+        limits.ponder = ponder;
         if let Some(turn) = self.engine.turn_description() {
             // 007 family: say whose decision the ply is (a comment line for the GUI's log)
             self.out.line(&format!("# {turn}"));
@@ -257,14 +273,43 @@ impl Session {
                 self.out
                     .line(&format!("move {}", self.engine.xboard_move_text(m, best)));
                 // under a turn schedule (007) the engine may choose the next ply too
-                if !self.claim_result()
-                    && !self.force
-                    && self.engine.position().chooser() == self.engine_side
-                {
+                if self.claim_result() || self.force {
+                } else if self.engine.position().chooser() == self.engine_side {
                     self.start_search();
+                } else if let Some(guess) = &f.ponder {
+                    self.start_ponder(guess);
                 }
             }
             Err(e) => self.error(&e.to_string(), best),
+        }
+    }
+
+    /// With `hard`, plays the opponent's expected move on the engine's board and searches the
+    /// position after it until the opponent moves (`usermove`: the guess goes on on the clock,
+    /// another move takes the guess back).
+    fn start_ponder(&mut self, guess: &str) {
+        if !self.ponder || self.engine.play(guess).is_err() {
+            return;
+        }
+        // only where the next decision is ours again (a 007 turn may give it to the other side)
+        if self.engine.position().chooser() != self.engine_side || self.engine.verdict().is_some() {
+            self.engine.undo();
+            return;
+        }
+        self.out.line(&format!("# ponder {guess}"));
+        self.ponder_guess = Some(guess.to_string());
+        self.start_search_with(true);
+        if !self.searching {
+            self.ponder_guess = None;
+            self.engine.undo();
+        }
+    }
+
+    /// Ends a ponder search without a move and takes the guess back.
+    fn cancel_ponder(&mut self) {
+        if self.ponder_guess.take().is_some() {
+            self.halt();
+            self.engine.undo();
         }
     }
 
@@ -349,16 +394,24 @@ impl Session {
         let line = line.trim();
         let (cmd, rest) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
         let rest = rest.trim();
+        let guessed = self.ponder_guess.as_deref() == Some(cmd);
+        if !KEEP_PONDERING.contains(&cmd) && cmd != "usermove" && !guessed {
+            self.cancel_ponder();
+        }
         match cmd {
             "" | "xboard" | "accepted" | "rejected" | "random" | "computer" | "name" | "rating"
-            | "ics" | "easy" | "hard" | "bk" | "draw" => {}
+            | "ics" | "bk" | "draw" => {}
+            "hard" => self.ponder = true,
+            "easy" => self.ponder = false,
             "protover" => self.features(),
             "quit" => {
                 self.halt();
                 return false;
             }
             "ping" => self.out.line(&format!("pong {rest}")),
-            "?" => self.engine.stop(),
+            // "move now" while pondering: it is not our move
+            "?" if self.ponder_guess.is_none() => self.engine.stop(),
+            "?" => {}
             "." => {}
             "post" => self.post = true,
             "nopost" => self.post = false,
@@ -466,7 +519,9 @@ impl Session {
                 self.analyzing = false;
             }
             "hint" => {
-                if !self.searching {
+                if let Some(guess) = &self.ponder_guess {
+                    self.out.line(&format!("Hint: {guess}"));
+                } else if !self.searching {
                     let r = self.engine.best_move_at_depth(6);
                     if !r.best.is_none() {
                         self.out
@@ -494,7 +549,7 @@ impl Session {
             "option" => self.option(rest, line),
             _ => {
                 // XBoard without usermove=1 would send bare moves; accept them too
-                if self.engine.is_move(cmd) {
+                if guessed || self.engine.is_move(cmd) {
                     self.usermove(cmd);
                 } else {
                     self.error("unknown command", line);
@@ -505,6 +560,13 @@ impl Session {
     }
 
     fn usermove(&mut self, mv: &str) {
+        if self.ponder_guess.as_deref() == Some(mv) {
+            // the guess: the ponder search goes on, now on the clock
+            self.ponder_guess = None;
+            self.engine.ponderhit();
+            return;
+        }
+        self.cancel_ponder();
         self.halt();
         if self.engine.three().is_some() {
             match self.engine.play_three(mv) {
@@ -620,6 +682,8 @@ fn new_session(rx: Receiver<Event>, tx: Sender<Event>, out: Output) -> Session {
             ours_cs: None,
         },
         told_limits: Vec::new(),
+        ponder: false,
+        ponder_guess: None,
     }
 }
 

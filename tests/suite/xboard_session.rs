@@ -269,3 +269,68 @@ fn the_user_is_told_to_turn_legality_testing_off_where_xboard_does_not_know_the_
     assert!(told.is_empty(), "{told:?}");
     assert!(e.quit());
 }
+
+/// The move the engine ponders on, from its `# ponder MOVE` line after `move ...`.
+fn ponder_line(e: &mut Engine) -> String {
+    e.expect(30, |l| l.starts_with("move "));
+    let l = e.expect(10, |l| l.starts_with("# ponder "));
+    l.trim_start_matches("# ponder ").to_string()
+}
+
+#[test]
+fn hard_ponders_on_the_expected_reply_and_takes_a_wrong_guess_back() {
+    let mut e = xboard();
+    e.send("new");
+    e.send("hard");
+    e.send("sd 3");
+    e.send("usermove e2e4");
+    let guess = ponder_line(&mut e);
+    // "move now" is not ours to obey while pondering, and ping is answered at once
+    e.send("?");
+    e.send("ping 1");
+    e.expect(10, |l| l == "pong 1");
+    assert!(!e.seen.iter().rev().take(2).any(|l| l.starts_with("move ")));
+    // a miss: the guess is taken back, the real move played (a2a3 and h2h3 are legal after
+    // any first reply), and the engine thinks anew
+    let miss = if guess == "a2a3" { "h2h3" } else { "a2a3" };
+    e.send(&format!("usermove {miss}"));
+    let guess = ponder_line(&mut e);
+    assert!(
+        !e.seen.iter().any(|l| l.starts_with("Illegal move")),
+        "{:?}",
+        e.seen
+    );
+    e.send("hint");
+    e.expect(10, |l| l == format!("Hint: {guess}"));
+    // a hit: the ponder search goes on and answers
+    e.send(&format!("usermove {guess}"));
+    let before = e.seen.len();
+    let guess = ponder_line(&mut e);
+    assert!(
+        !e.seen[before..]
+            .iter()
+            .any(|l| l.starts_with("Illegal move")),
+        "{:?}",
+        e.seen
+    );
+    // force while pondering takes the guess back: it is White's move again
+    e.send("force");
+    e.send(&format!("usermove {guess}"));
+    e.send("ping 2");
+    e.expect(10, |l| l == "pong 2");
+    assert!(
+        !e.seen.iter().any(|l| l.starts_with("Illegal move")),
+        "{:?}",
+        e.seen
+    );
+    // easy: no pondering after the next move
+    e.send("easy");
+    e.send("go");
+    e.expect(30, |l| l.starts_with("move "));
+    let after = e.drain(300);
+    assert!(
+        !after.iter().any(|l| l.starts_with("# ponder")),
+        "{after:?}"
+    );
+    assert!(e.quit());
+}
