@@ -504,7 +504,7 @@ fn castle_attacked(pos: &Position, sq: Square, by: Color) -> bool {
 }
 
 /// Whether the side to move's royal man is attacked, under the variant's relation for its own
-/// status ([`castle_attacked`]).
+/// status (`castle_attacked`).
 pub fn in_check(pos: &Position) -> bool {
     let us = pos.side_to_move();
     match pos.king_square(us) {

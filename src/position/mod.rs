@@ -1,6 +1,6 @@
 //! Positions: board, side to move and state; `make` and `unmake` are the only mutators.
 //!
-//! Every change to the board goes through [`Position::set_square`]: a move becomes a short list
+//! Every change to the board goes through `Position::set_square`: a move becomes a short list
 //! of square edits (what the square holds afterwards), applied in order and recorded with what
 //! each square held before, so `unmake` replays them backwards. Compound moves are just longer
 //! lists; the Zobrist key is updated by the same function, so it cannot drift (`unmake` puts the

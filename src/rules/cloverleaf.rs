@@ -9,7 +9,7 @@
 //!   north and back, h3/f1, a6/c8, h6/f8) for orthogonal moves: a Rook or Queen sliding past
 //!   the link's edge square re-enters at its entry square and slides on in the new direction,
 //!   at most once per move (CL-2). For the King each linked pair is adjacent.
-//! * the centre ring d4 e4 e5 d5 for diagonal moves ([`Cloverleaf::ring_next`], [`EXITS`]): a
+//! * the centre ring d4 e4 e5 d5 for diagonal moves (`Cloverleaf::ring_next`, [`EXITS`]): a
 //!   diagonal never continues past a centre square; one that arrives on an empty one may stop,
 //!   rotate through up to three further empty centre squares (counter-clockwise d4-e4-e5-d5,
 //!   or with `cloverleafRotation = cw`, Rotary's CL-4, clockwise d4-d5-e5-e4), stopping on any,

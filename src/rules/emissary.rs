@@ -501,7 +501,7 @@ impl Mechanic for Emissary {
 
     /// A re-entry is also spelled with its castling as King-takes-Rook or in two legs; the
     /// plain castling in two legs (0.8); a re-entry of a man of the movers' type from any
-    /// route with its effect ([`Emissary::each_move`]). Withdrawals have one spelling.
+    /// route with its effect (`Emissary::each_move`). Withdrawals have one spelling.
     fn is_spelling(&self, pos: &Position, m: Move, s: &str) -> bool {
         match m.kind() {
             MoveKind::Castling => castling_spelling(pos, m, s),

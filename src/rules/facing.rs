@@ -71,7 +71,7 @@ impl Mechanic for Facing {
         retain(list, |m| !self.faces_after(pos, m));
     }
 
-    /// Counted in bulk ([`Judge`]): only a man of the rule and a man leaving the one square
+    /// Counted in bulk (`Judge`): only a man of the rule and a man leaving the one square
     /// between two of them are judged at all.
     fn count_legal(&self, pos: &mut Position) -> Option<usize> {
         let mut judge = Judge::new(self, pos);

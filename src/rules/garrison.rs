@@ -51,7 +51,7 @@ impl Mechanic for Garrison {
         retain(list, |m| judge.allows(pos, m));
     }
 
-    /// Counted in bulk where a square is defended twice ([`Judge`]).
+    /// Counted in bulk where a square is defended twice (`Judge`).
     fn count_legal(&self, pos: &mut Position) -> Option<usize> {
         let mut judge = Judge::new(pos, self.kings);
         Some(count_passing(pos, &mut judge))

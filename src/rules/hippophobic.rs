@@ -73,7 +73,7 @@ impl Mechanic for Hippophobic {
     }
 
     /// Counted in bulk: which destinations a man may reach depends only on its type and, for
-    /// our Knights, on the squares next to our King ([`Judge`]).
+    /// our Knights, on the squares next to our King (`Judge`).
     fn count_legal(&self, pos: &mut Position) -> Option<usize> {
         let mut judge = Judge::new(pos, self.castling_path);
         Some(count_passing(pos, &mut judge))

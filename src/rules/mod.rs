@@ -1,5 +1,5 @@
 //! Mechanics: one module per rule that data cannot describe, each implementing the
-//! [`Mechanic`](crate::position::Mechanic) interface, and registered by one line of
+//! [`Mechanic`] interface, and registered by one line of
 //! [`MECHANICS`]. Shared code reaches them only through that interface (`position::mechanic`),
 //! so adding a mechanic touches its module, its line here, its docs, tests and variants.ini.
 //! Game end ([`outcome`]) and the set of loaded variants ([`catalog`]) live here too.

@@ -19,7 +19,7 @@
 //!
 //! Check (23.1): the attack relation uses effective types; it is the check relation for every
 //! purpose (`Hooks::CHECK`). A man moving changes other men's effective types, so legality is
-//! judged on a virtual board after the move ([`View`]), without make/unmake, and the King's
+//! judged on a virtual board after the move (`View`), without make/unmake, and the King's
 //! steps likewise ([`Mechanic::attacked_with`]: the King then stands on the queried square).
 //!
 //! Fast paths on orthodox data: a man on its King's rank or file is a King-mover (the King

@@ -155,7 +155,7 @@ pub trait Game: Clone + Send + Sync {
     fn evaluation(&mut self, eval: &EvalParams) -> Utility;
 
     /// A hash of the pawns of both sides (0 where the game keeps none): the static
-    /// evaluation's error is learnt per pawn structure ([`super::history`]).
+    /// evaluation's error is learnt per pawn structure (`search::history`).
     fn pawn_key(&self) -> u64 {
         0
     }

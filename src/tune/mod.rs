@@ -1,5 +1,5 @@
 //! The evaluation tuner: `chimera datagen` plays the engine against itself and writes quiet
-//! positions with the game results and the search's scores ([`datagen`]); `chimera tune`
+//! positions with the game results and the search's scores ([`crate::learn::datagen`]); `chimera tune`
 //! reads them, traces each position's evaluation and fits the weights of `eval/weights.rs` to
 //! a blend of results and scores, pulled towards the built-in weights and stopped at the
 //! epoch with the best validation error ([`texel`]); this module reads the data file, splits
