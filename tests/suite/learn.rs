@@ -14,6 +14,12 @@ const MINI: &str = "[minichess:chess]\nmaxFile = 6\nmaxRank = 6\n\
 
 /// `chimera learn` on minichess with a tiny budget, in `work`, with `extra` options.
 fn learn(ini: &Path, work: &Path, extra: &[&str]) -> Output {
+    let args = learn_args(ini, work, extra);
+    chimera(&args.iter().map(String::as_str).collect::<Vec<_>>())
+}
+
+/// The arguments of [`learn`].
+fn learn_args(ini: &Path, work: &Path, extra: &[&str]) -> Vec<String> {
     let mut args = vec![
         "learn",
         "--variants",
@@ -46,7 +52,93 @@ fn learn(ini: &Path, work: &Path, extra: &[&str]) -> Output {
         }
     }
     args.extend_from_slice(extra);
-    chimera(&args)
+    args.into_iter().map(String::from).collect()
+}
+
+/// [`learn`] with files limited to `blocks` of 512 bytes (`ulimit -f`), so that a write
+/// past it fails as on a full disk (`keep_going`: the signal ignored, the write returns an
+/// error) or kills the process in the middle of the write.
+#[cfg(unix)]
+fn learn_limited(ini: &Path, work: &Path, blocks: u32, keep_going: bool) -> Output {
+    let trap = if keep_going { "trap '' XFSZ; " } else { "" };
+    std::process::Command::new("sh")
+        .arg("-c")
+        .arg(format!("{trap}ulimit -f {blocks}; exec \"$0\" \"$@\""))
+        .arg(env!("CARGO_BIN_EXE_chimera"))
+        .args(learn_args(ini, work, &[]))
+        .output()
+        .expect("sh runs")
+}
+
+/// The files below `work` whose names end in `.part`.
+fn parts(work: &Path) -> Vec<String> {
+    let mut found = Vec::new();
+    for dir in ["", "data", "nets", "gates"] {
+        if let Ok(entries) = std::fs::read_dir(work.join(dir)) {
+            for e in entries.flatten() {
+                let name = e.file_name().to_string_lossy().to_string();
+                if name.ends_with(".part") {
+                    found.push(name);
+                }
+            }
+        }
+    }
+    found
+}
+
+/// A disk that fills while `learn` writes (a file-size limit fails the write as a full disk
+/// would) and a process killed in the middle of a write: the error names the file, no net is
+/// installed, nothing half-written is left under a real name, and the data already written
+/// is used by the next run, which installs its net.
+#[cfg(unix)]
+#[test]
+fn a_full_disk_or_a_kill_while_writing_loses_nothing_written() {
+    use std::os::unix::process::ExitStatusExt;
+    let dir = scratch("full");
+    let ini = dir.join("mini.ini");
+    std::fs::write(&ini, MINI).expect("ini");
+    let work = dir.join("w");
+    let nets = work.join("nets");
+    // 200 blocks (100 KB): the data chunks (about 12 KB) fit, the training checkpoint does not
+    let o = learn_limited(&ini, &work, 200, true);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    let ckpt = nets.join("round-1.ckpt");
+    assert!(
+        err.contains(&format!("{}: File too large", ckpt.display())),
+        "{err}"
+    );
+    let data = files(&work);
+    assert!(
+        data.iter().all(|f| f.0.ends_with(".bin")) && data.len() >= 2,
+        "{data:?}"
+    );
+    assert!(parts(&work).is_empty(), "{:?}", parts(&work));
+    // killed by the limit's signal in the middle of writing the checkpoint
+    let o = learn_limited(&ini, &work, 200, false);
+    assert_eq!(o.status.signal(), Some(25), "SIGXFSZ: {:?}", o.status);
+    assert_eq!(parts(&work), ["round-1.ckpt.part"]);
+    assert!(!ckpt.exists());
+    assert!(
+        files(&work) == data,
+        "nothing installed, the data unchanged"
+    );
+    // room again: the run trains on the data it has and installs its net
+    let o = learn(&ini, &work, &[]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{err}");
+    assert!(
+        !err.contains("generate:"),
+        "the data was played again: {err}"
+    );
+    assert!(parts(&work).is_empty(), "{:?}", parts(&work));
+    assert!(nets.join("round-1.nnue").exists());
+    let after = files(&work);
+    assert!(
+        data.iter().all(|f| after.contains(f)),
+        "the chunks were rewritten"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// Every data chunk and net of a work folder, by name.
