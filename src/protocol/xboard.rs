@@ -272,9 +272,11 @@ impl Session {
             Ok(m) => {
                 self.out
                     .line(&format!("move {}", self.engine.xboard_move_text(m, best)));
-                // under a turn schedule (007) the engine may choose the next ply too
                 if self.claim_result() || self.force {
-                } else if self.engine.position().chooser() == self.engine_side {
+                    return;
+                }
+                // under a turn schedule (007) the engine may choose the next ply too
+                if self.engine.position().chooser() == self.engine_side {
                     self.start_search();
                 } else if let Some(guess) = &f.ponder {
                     self.start_ponder(guess);
