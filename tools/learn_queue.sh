@@ -35,6 +35,12 @@ for v in $variants; do
     # net 5 (today's chess net) instead, against it
     periphery)
         extra="--positions 500000 --start chess.nnue --gate-games 1000 --epochs 10" ;;
+    # these play with the chess net today, so their round starts from it and is gated against
+    # it: the chess nets' own recipe (targets 0.8 score, mirrored, a lower rate), which kept
+    # the chess net's judgement in periphery where results-weighted targets lost it
+    bracket | eviction | bump | carom | cascade | displacement | launch | redeployment | \
+        trailer | triangulation | wonderland | explorer | dominion | summit | ridge)
+        extra="--positions 250000 --lambda 0.8 --rate 0.0005 --mirror true --gate-games 1000 --epochs 20" ;;
     *)
         extra="--positions 250000 --gate-games 1000 --epochs 10" ;;
     esac

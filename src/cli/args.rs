@@ -196,6 +196,8 @@ fn learn() -> Command {
         .arg(opt("start", "NET", "the net the first round trains from: a built-in net (chess.nnue), a net file, or none (from zero); default the nearest whose men and board fit; a work folder keeps its choice"))
         .arg(opt("epochs", "E", "training epochs a round").value_parser(value_parser!(u64).range(1..=100_000)).default_value("20"))
         .arg(opt("lambda", "L", "the share of the search score in the training target (default 0.5; lower weighs the game results more)").value_parser(float_in(0.0, 1.0)))
+        .arg(opt("rate", "R", "Adam's first rate in training (default 0.001; lower keeps more of a start net whose judgement carries over)").value_parser(float_in(1e-7, 1.0)))
+        .arg(opt("mirror", "true|false", "also train on each position reflected left to right (for rules symmetric that way; default false)").value_parser(value_parser!(bool)))
         .arg(opt("tc", "TC", "the gate's time control, as chimera match's tc=").default_value("3+0.03"))
         .arg(opt("time-margin", "MS", "how late past its clock a gate's move may come before it loses on time, in milliseconds (match's timemargin=)").value_parser(value_parser!(u64).range(0..=60_000)).default_value("100"))
         .arg(opt("elo0", "E0", "the gate's SPRT: H0's Elo").value_parser(float_in(-1000.0, 1000.0)).default_value("0"))

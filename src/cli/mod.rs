@@ -669,6 +669,8 @@ fn cmd_learn(m: &ArgMatches) -> Result<(), String> {
         men_buckets: count(m, "men-buckets", 0),
         epochs: count(m, "epochs", 20),
         lambda: value::<f64>(m, "lambda").map(|x| x as f32),
+        rate: value::<f64>(m, "rate").map(|x| x as f32),
+        mirror: value(m, "mirror").unwrap_or(false),
         tc: value(m, "tc").unwrap_or_else(|| "3+0.03".into()),
         time_margin: value(m, "time-margin").unwrap_or(100),
         elo0: real("elo0"),

@@ -66,6 +66,11 @@ pub struct LearnConfig {
     /// lower weighs the game results more, for variants whose results the scores predict
     /// poorly).
     pub lambda: Option<f32>,
+    /// Adam's first rate in training (`None`: the trainer's default); a lower rate keeps more
+    /// of a start net whose judgement carries over.
+    pub rate: Option<f32>,
+    /// Also train on each position reflected left to right (for rules symmetric that way).
+    pub mirror: bool,
     /// The gate's time control (`chimera match`'s `tc=`).
     pub tc: String,
     /// How far past its clock a gate's move may come before it loses on time, in
@@ -824,6 +829,8 @@ fn train_round(rules: &'static Variant, cfg: &LearnConfig, m: &mut Manifest) -> 
         init,
         checkpoint: Some(nets.join(format!("round-{}.ckpt", m.round))),
         lambda: cfg.lambda.unwrap_or(TrainConfig::default().lambda),
+        rate: cfg.rate.unwrap_or(TrainConfig::default().rate),
+        mirror: cfg.mirror,
         men_buckets: m.men_buckets,
         ..TrainConfig::default()
     };
@@ -862,6 +869,8 @@ fn train_round(rules: &'static Variant, cfg: &LearnConfig, m: &mut Manifest) -> 
         cfg.threads,
         cfg.lambda
             .map_or_else(String::new, |l| format!(" --lambda {l}"))
+            + &cfg.rate.map_or_else(String::new, |r| format!(" --rate {r}"))
+            + if cfg.mirror { " --mirror true" } else { "" }
             + &match m.men_buckets {
                 0 => String::new(),
                 n => format!(" --men-buckets {n}"),

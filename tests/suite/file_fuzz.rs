@@ -1801,6 +1801,8 @@ fn learn_config(work: &Path) -> pipeline::LearnConfig {
         men_buckets: 0,
         epochs: 2,
         lambda: None,
+        rate: None,
+        mirror: false,
         tc: "1+0.01".into(),
         time_margin: 100,
         elo0: 0.0,

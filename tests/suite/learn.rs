@@ -377,6 +377,45 @@ fn learn_trains_output_buckets_by_men() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// `--rate` and `--mirror` reach the training: the round's train command in the report says
+/// them, and run as written it rebuilds the round's net byte for byte.
+#[test]
+fn learn_trains_at_the_rate_and_mirroring_asked_for() {
+    let dir = scratch("rate");
+    let ini = dir.join("mini.ini");
+    std::fs::write(&ini, MINI).expect("ini");
+    let work = dir.join("w");
+    let o = learn(
+        &ini,
+        &work,
+        &["--rate", "0.0005", "--mirror", "true", "--lambda", "0.8"],
+    );
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let report = std::fs::read_to_string(work.join("report.md")).expect("report");
+    let command = report
+        .lines()
+        .map(str::trim)
+        .find(|l| l.starts_with("chimera train "))
+        .unwrap_or_else(|| panic!("no train command: {report}"));
+    assert!(
+        command.contains(" --lambda 0.8 --rate 0.0005 --mirror true"),
+        "{command}"
+    );
+    let again = dir.join("again.nnue");
+    let mut args: Vec<String> = command
+        .split_whitespace()
+        .skip(1)
+        .map(String::from)
+        .collect();
+    let out = args.iter().position(|a| a == "--out").expect("--out") + 1;
+    args[out] = again.display().to_string();
+    let o = chimera(&args.iter().map(String::as_str).collect::<Vec<_>>());
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let net = std::fs::read(work.join("nets").join("round-1.nnue")).expect("net");
+    assert!(net == std::fs::read(&again).expect("rebuilt"), "{command}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// `--start`: training starts from the net asked for (a file here; a built-in net by name),
 /// the manifest keeps it, a resumed run asking for another is refused, and a net whose men
 /// or board do not fit, or that cannot be read, is refused by name.
