@@ -992,6 +992,8 @@ fn gate_round(
         })
     });
     let (mut score, mut sprt, mut elo) = (String::new(), String::new(), String::new());
+    // the game pairs' outcomes (0 to 2 points), which the SPRT counts
+    let mut pairs = String::new();
     for line in BufReader::new(stdout).lines().map_while(Result::ok) {
         if let Some(s) = line.strip_prefix("Score of ") {
             score = s.to_string();
@@ -1002,6 +1004,8 @@ fn gate_round(
             sprt = s.to_string();
         } else if let Some(s) = line.strip_prefix("Elo difference: ") {
             elo = s.to_string();
+        } else if let Some(s) = line.strip_prefix("Ptnml(0-2): ") {
+            pairs = format!("; pairs {s}");
         }
     }
     let status = child.wait().map_err(|e| e.to_string())?;
@@ -1040,7 +1044,7 @@ fn gate_round(
         return Ok(None);
     };
     let line = format!(
-        "round {}: {verdict}: {} (Score of {score}; Elo {elo}; {sprt})",
+        "round {}: {verdict}: {} (Score of {score}; Elo {elo}{pairs}; {sprt})",
         m.round,
         m.best.as_deref().unwrap_or("the variant's own evaluation"),
     );
@@ -1208,6 +1212,8 @@ mod tests {
         let undecided = "round 1: undecided: the variant's own evaluation (Score of round-1 vs \
                          current: 213 - 182 - 5  [0.539] 400; Elo 27.0 +/- 34.0; llr 0.736)";
         assert_eq!(undecided_games(undecided), Some(400));
+        let with_pairs = undecided.replace("34.0;", "34.0; pairs [3, 40, 90, 52, 15];");
+        assert_eq!(undecided_games(&with_pairs), Some(400));
         let accepted = undecided.replace("undecided", "H1 accepted");
         assert_eq!(undecided_games(&accepted), None);
         assert_eq!(undecided_games("round 1: undecided: no score"), None);

@@ -14,8 +14,8 @@ use super::observer::{reporter, GameObserver, ObservedGame};
 use super::openings::{self, Opening};
 use super::rating::Table;
 use super::referee::{self, GameRecord, GameSetup};
-use super::schedule::{Next, Schedule, Slot};
-use super::stats::{Sprt, SprtState, Wdl};
+use super::schedule::{Kind, Next, Schedule, Slot};
+use super::stats::{Pentanomial, Sprt, SprtState, Wdl};
 use super::timecontrol::Clock;
 use super::workers::{cut_torn_game, open_pgn, run_workers, say, Pool};
 use crate::engine::pgn::{read_games, render, today, PgnGame};
@@ -38,6 +38,39 @@ struct Finished {
     white_score: f64,
 }
 
+/// The game pairs of a two-engine match with `-repeat`, whose games `2j` and `2j + 1` (in
+/// the schedule's order) share an opening with colours reversed.
+#[derive(Default)]
+struct Pairs {
+    /// The first engine's score in the one finished game of a pair, by pair number.
+    waiting: HashMap<usize, f64>,
+    /// The finished pairs.
+    counts: Pentanomial,
+}
+
+impl Pairs {
+    /// Whether `cfg`'s games come in pairs.
+    fn of(cfg: &MatchConfig) -> Option<Pairs> {
+        let paired = cfg.repeat && cfg.engines.len() == 2 && cfg.tournament != Kind::Knockout;
+        paired.then(Pairs::default)
+    }
+
+    fn add(&mut self, slot: &Slot, white_score: f64) {
+        let first = if slot.seats[0] == 0 {
+            white_score
+        } else {
+            1.0 - white_score
+        };
+        let pair = (slot.number - 1) / 2;
+        match self.waiting.remove(&pair) {
+            Some(other) => self.counts.add(other, first),
+            None => {
+                self.waiting.insert(pair, first);
+            }
+        }
+    }
+}
+
 /// What the workers share.
 struct Shared {
     /// The games still to hand out.
@@ -46,6 +79,8 @@ struct Shared {
     done: HashMap<String, Finished>,
     /// The results between every pair.
     table: Table,
+    /// The game pairs, where the games come in pairs (the SPRT then counts pairs).
+    pairs: Option<Pairs>,
     /// Games finished in this run and before.
     finished: usize,
     /// Games being played.
@@ -67,6 +102,9 @@ impl Shared {
     fn result(&mut self, slot: &Slot, white_score: f64) {
         let [w, b] = slot.seats;
         self.table.add(w, b, white_score);
+        if let Some(p) = &mut self.pairs {
+            p.add(slot, white_score);
+        }
         self.schedule.record(&slot.round, white_score);
     }
 
@@ -74,12 +112,28 @@ impl Shared {
     fn judge(&mut self, sprt: Option<Sprt>) {
         let Some(t) = sprt else { return };
         if self.verdict.is_none() {
-            let state = t.state(&self.table.pair(0, 1));
+            let state = t.decide(sprt_llr(&t, &self.table.pair(0, 1), self.pentanomial()));
             if state != SprtState::Continue {
                 self.verdict = Some(state);
                 self.stop = true;
             }
         }
+    }
+}
+
+impl Shared {
+    /// The finished game pairs, where the games come in pairs.
+    fn pentanomial(&self) -> Option<&Pentanomial> {
+        self.pairs.as_ref().map(|p| &p.counts)
+    }
+}
+
+/// The SPRT's log-likelihood ratio: over game pairs where the games come in pairs, else over
+/// games.
+fn sprt_llr(t: &Sprt, w: &Wdl, pairs: Option<&Pentanomial>) -> f64 {
+    match pairs {
+        Some(p) => t.llr_pairs(p),
+        None => t.llr(w),
     }
 }
 
@@ -192,6 +246,7 @@ fn score_lines(
     cfg: &MatchConfig,
     names: [&str; 2],
     w: &Wdl,
+    pairs: Option<&Pentanomial>,
     full: bool,
     verdict: Option<SprtState>,
 ) -> Vec<String> {
@@ -206,9 +261,11 @@ fn score_lines(
         w.games()
     )];
     if full {
+        // the margin from the pairs where the games come in pairs
+        let margin = |m: f64| pairs.and_then(Pentanomial::elo_margin).unwrap_or(m);
         let elo = match w.elo() {
             // adding 0.0 turns -0.0 into 0.0
-            Some((e, m)) => format!("{:.1} +/- {:.1}", e + 0.0, m),
+            Some((e, m)) => format!("{:.1} +/- {:.1}", e + 0.0, margin(m)),
             None if w.games() == 0 => "-".into(),
             None if w.score() >= 1.0 => "+inf".into(),
             None => "-inf".into(),
@@ -218,11 +275,15 @@ fn score_lines(
             w.los(),
             w.draw_ratio()
         ));
+        if let Some(p) = pairs {
+            let [a, b, c, d, e] = p.0;
+            out.push(format!("Ptnml(0-2): [{a}, {b}, {c}, {d}, {e}]"));
+        }
     }
     if let Some(s) = cfg.sprt {
         let (lo, hi) = s.bounds();
-        let llr = s.llr(w);
-        let state = match verdict.unwrap_or_else(|| s.state(w)) {
+        let llr = sprt_llr(&s, w, pairs);
+        let state = match verdict.unwrap_or_else(|| s.decide(llr)) {
             SprtState::H0 => "H0 was accepted",
             SprtState::H1 => "H1 was accepted",
             SprtState::Continue => "no decision yet",
@@ -327,6 +388,7 @@ fn count(plan: &Plan, s: &mut Shared, slot: &Slot, white_score: f64) {
         cfg,
         [plan.name(x), plan.name(y)],
         &s.table.pair(x, y),
+        s.pentanomial(),
         pair_full,
         s.verdict,
     ) {
@@ -647,6 +709,7 @@ pub fn run(
         finished: done.len(),
         done,
         table: Table::new(cfg.engines.len()),
+        pairs: Pairs::of(cfg),
         running: 0,
         pgn,
         stop: false,
@@ -667,6 +730,7 @@ pub fn run(
             cfg,
             [plan.name(0), plan.name(1)],
             &s.table.pair(0, 1),
+            s.pentanomial(),
             true,
             s.verdict,
         ) {
@@ -697,13 +761,13 @@ pub fn run(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tournament::schedule::Kind;
 
     fn shared() -> Shared {
         Shared {
             schedule: Schedule::new(Kind::RoundRobin, 2, 2, 100, false),
             done: HashMap::new(),
             table: Table::new(2),
+            pairs: None,
             finished: 0,
             running: 0,
             pgn: None,
@@ -711,6 +775,58 @@ mod tests {
             error: None,
             verdict: None,
         }
+    }
+
+    #[test]
+    fn games_with_one_opening_are_counted_as_a_pair_for_the_sprt() {
+        let parse = |line: &str| {
+            let args: Vec<String> = line.split(' ').map(String::from).collect();
+            crate::tournament::config::parse(&args).unwrap().unwrap()
+        };
+        let cfg = parse("-engine cmd=a -engine cmd=b -each tc=1 -games 2 -rounds 500 -repeat -sprt elo0=0 elo1=10 alpha=0.05 beta=0.05");
+        let mut s = Shared {
+            schedule: Schedule::new(Kind::RoundRobin, 2, 2, 500, true),
+            pairs: Pairs::of(&cfg),
+            ..shared()
+        };
+        // White wins every game: each opening is a win and a loss for each engine, which
+        // the games alone cannot tell from an even match of decisive games
+        let mut games = 0;
+        while s.verdict.is_none() {
+            let Next::Play(slot) = s.schedule.take() else {
+                panic!("the schedule ran out after {games} games");
+            };
+            s.result(&slot, 1.0);
+            s.judge(cfg.sprt);
+            games += 1;
+        }
+        assert_eq!(s.verdict, Some(SprtState::H0));
+        assert!(games < 300 && games % 2 == 0, "{games}");
+        let pairs = s.pentanomial().copied().unwrap();
+        assert_eq!(pairs.0, [0, 0, games / 2, 0, 0]);
+        let test = cfg.sprt.unwrap();
+        assert_eq!(test.state(&s.table.pair(0, 1)), SprtState::Continue);
+        let lines = score_lines(
+            &cfg,
+            ["a", "b"],
+            &s.table.pair(0, 1),
+            Some(&pairs),
+            true,
+            s.verdict,
+        );
+        assert!(
+            lines
+                .iter()
+                .any(|l| l == &format!("Ptnml(0-2): [0, 0, {}, 0, 0]", games / 2)),
+            "{lines:?}"
+        );
+        assert!(
+            lines.last().unwrap().ends_with("H0 was accepted"),
+            "{lines:?}"
+        );
+        // without -repeat the games are not paired
+        let single = parse("-engine cmd=a -engine cmd=b -each tc=1 -games 2 -rounds 500");
+        assert!(Pairs::of(&single).is_none());
     }
 
     #[test]
@@ -747,7 +863,7 @@ mod tests {
                 .collect();
         let cfg = crate::tournament::config::parse(&args).unwrap().unwrap();
         assert_eq!(cfg.sprt, sprt);
-        let lines = score_lines(&cfg, ["a", "b"], &pair, false, s.verdict);
+        let lines = score_lines(&cfg, ["a", "b"], &pair, None, false, s.verdict);
         assert!(
             lines.last().unwrap().ends_with("H1 was accepted"),
             "{lines:?}"

@@ -116,20 +116,29 @@ impl Wdl {
 /// Scores of a loss, a draw and a win.
 const RESULT_SCORE: [f64; 3] = [0.0, 0.5, 1.0];
 
+/// A pair's score as a fraction of its two points: 0, 1/2, 1, 3/2 or 2 points.
+const PAIR_SCORE: [f64; 5] = [0.0, 0.25, 0.5, 0.75, 1.0];
+
 /// The result probabilities (loss, draw, win) that make `counts` most likely among those whose
-/// expected score is `s` (0 < s < 1). With a Lagrange multiplier the answer is
-/// `p_i = f_i / (1 + l (x_i - s))`, `f_i` the observed frequencies and `x_i` the scores, where
-/// `l` solves `sum f_i (x_i - s) / (1 + l (x_i - s)) = 0`; the sum falls as `l` grows, so
-/// bisection finds it. Zero counts are raised to a tiny value (as fishtest does) so that
-/// every result keeps some probability.
+/// expected score is `s` (0 < s < 1); see [`constrained_mle_of`].
 pub fn constrained_mle(counts: &[f64; 3], s: f64) -> [f64; 3] {
+    constrained_mle_of(counts, &RESULT_SCORE, s)
+}
+
+/// The probabilities of outcomes scored `scores` (from 0 to 1) that make `counts` most likely
+/// among those whose expected score is `s` (0 < s < 1). With a Lagrange multiplier the answer
+/// is `p_i = f_i / (1 + l (x_i - s))`, `f_i` the observed frequencies and `x_i` the scores,
+/// where `l` solves `sum f_i (x_i - s) / (1 + l (x_i - s)) = 0`; the sum falls as `l` grows,
+/// so bisection finds it. Zero counts are raised to a tiny value (as fishtest does) so that
+/// every outcome keeps some probability.
+fn constrained_mle_of<const N: usize>(counts: &[f64; N], scores: &[f64; N], s: f64) -> [f64; N] {
     const EPS: f64 = 1e-3;
     let c = counts.map(|n| n.max(EPS));
     let total: f64 = c.iter().sum();
     let f = c.map(|n| n / total);
     let g = |l: f64| -> f64 {
-        (0..3)
-            .map(|i| f[i] * (RESULT_SCORE[i] - s) / (1.0 + l * (RESULT_SCORE[i] - s)))
+        (0..N)
+            .map(|i| f[i] * (scores[i] - s) / (1.0 + l * (scores[i] - s)))
             .sum()
     };
     // the multiplier keeps 1 + l (x - s) > 0 for x = 0 and x = 1
@@ -143,9 +152,62 @@ pub fn constrained_mle(counts: &[f64; 3], s: f64) -> [f64; 3] {
         }
     }
     let l = 0.5 * (lo + hi);
-    let p: [f64; 3] = std::array::from_fn(|i| f[i] / (1.0 + l * (RESULT_SCORE[i] - s)));
+    let p: [f64; N] = std::array::from_fn(|i| f[i] / (1.0 + l * (scores[i] - s)));
     let sum: f64 = p.iter().sum();
     p.map(|x| x / sum)
+}
+
+/// Game pairs (one opening, colours reversed) by the first engine's points in the pair: 0, 1/2,
+/// 1, 3/2 and 2. The two games of a pair are not independent (an opening that favours one
+/// colour gives a win and a loss), so the pairs measure the score's variance better than the
+/// games do, and the SPRT on them decides sooner where openings are unbalanced.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Pentanomial(pub [u32; 5]);
+
+impl Pentanomial {
+    /// Counts a pair from the first engine's score in each of its games.
+    pub fn add(&mut self, first: f64, second: f64) {
+        let half_points = (2.0 * (first + second)).round().clamp(0.0, 4.0);
+        self.0[half_points as usize] += 1;
+    }
+
+    /// Pairs counted.
+    pub fn pairs(&self) -> u32 {
+        self.0.iter().sum()
+    }
+
+    /// Mean and variance of a pair's score (as a fraction of its two points).
+    fn mean_variance(&self) -> (f64, f64) {
+        let n = self.pairs() as f64;
+        let m: f64 = (0..5)
+            .map(|i| self.0[i] as f64 * PAIR_SCORE[i])
+            .sum::<f64>()
+            / n;
+        let v = (0..5)
+            .map(|i| self.0[i] as f64 * (PAIR_SCORE[i] - m).powi(2))
+            .sum::<f64>()
+            / n;
+        (m, v)
+    }
+
+    /// The 95% error margin in Elo of the score over these pairs (infinite while the interval
+    /// reaches a score of 0 or 1); `None` while there is no pair or the score is 0 or 1.
+    pub fn elo_margin(&self) -> Option<f64> {
+        if self.pairs() == 0 {
+            return None;
+        }
+        let (m, v) = self.mean_variance();
+        if m <= 0.0 || m >= 1.0 {
+            return None;
+        }
+        let dev = (v / self.pairs() as f64).sqrt();
+        let (lo, hi) = (m - Z95 * dev, m + Z95 * dev);
+        Some(if lo <= 0.0 || hi >= 1.0 {
+            f64::INFINITY
+        } else {
+            (elo_of_score(hi) - elo_of_score(lo)) / 2.0
+        })
+    }
 }
 
 /// The SPRT's hypotheses and error rates.
@@ -186,21 +248,32 @@ impl Sprt {
     /// whose mean score is `s0`, `s1` ([`constrained_mle`]). A run of one result gives a finite
     /// ratio (`n ln(s1 / s0)` for wins).
     pub fn llr(&self, r: &Wdl) -> f64 {
-        if r.games() == 0 {
+        let counts = [r.losses, r.draws, r.wins].map(f64::from);
+        self.gsprt(&counts, &RESULT_SCORE)
+    }
+
+    /// The log-likelihood ratio over game pairs: the same test on the five outcomes of a pair
+    /// (fishtest's pentanomial model), each hypothesis the distribution of pair scores whose
+    /// mean is the score its Elo predicts.
+    pub fn llr_pairs(&self, p: &Pentanomial) -> f64 {
+        self.gsprt(&p.0.map(f64::from), &PAIR_SCORE)
+    }
+
+    fn gsprt<const N: usize>(&self, counts: &[f64; N], scores: &[f64; N]) -> f64 {
+        if counts.iter().sum::<f64>() == 0.0 {
             return 0.0;
         }
-        let counts = [r.losses as f64, r.draws as f64, r.wins as f64];
         let (s0, s1) = (score_of_elo(self.elo0), score_of_elo(self.elo1));
-        let (p0, p1) = (constrained_mle(&counts, s0), constrained_mle(&counts, s1));
-        (0..3)
+        let p0 = constrained_mle_of(counts, scores, s0);
+        let p1 = constrained_mle_of(counts, scores, s1);
+        (0..N)
             .filter(|&i| counts[i] > 0.0)
             .map(|i| counts[i] * (p1[i] / p0[i]).ln())
             .sum()
     }
 
-    /// The decision for these results.
-    pub fn state(&self, r: &Wdl) -> SprtState {
-        let llr = self.llr(r);
+    /// The decision for a log-likelihood ratio.
+    pub fn decide(&self, llr: f64) -> SprtState {
         let (lo, hi) = self.bounds();
         if llr >= hi {
             SprtState::H1
@@ -209,6 +282,11 @@ impl Sprt {
         } else {
             SprtState::Continue
         }
+    }
+
+    /// The decision for these results.
+    pub fn state(&self, r: &Wdl) -> SprtState {
+        self.decide(self.llr(r))
     }
 }
 
@@ -331,6 +409,67 @@ mod tests {
     }
 
     #[test]
+    fn pairs_are_counted_by_their_points() {
+        let mut p = Pentanomial::default();
+        for (a, b) in [
+            (1.0, 1.0),
+            (1.0, 0.0),
+            (0.5, 0.5),
+            (0.5, 1.0),
+            (0.0, 0.5),
+            (0.0, 1.0),
+        ] {
+            p.add(a, b);
+        }
+        assert_eq!(p.0, [0, 1, 3, 1, 1]);
+        assert_eq!(p.pairs(), 6);
+        assert_eq!(Pentanomial::default().elo_margin(), None);
+        assert_eq!(Pentanomial([0, 0, 0, 0, 5]).elo_margin(), None);
+    }
+
+    #[test]
+    fn the_sprt_over_pairs_sees_what_the_colours_did() {
+        let t = Sprt {
+            elo0: 0.0,
+            elo1: 10.0,
+            alpha: 0.05,
+            beta: 0.05,
+        };
+        assert_eq!(t.llr_pairs(&Pentanomial::default()), 0.0);
+        // 200 openings that each side won with White: as games, 200 wins and 200 losses, a
+        // score of 1/2 whose variance says nothing yet; as pairs, 200 even pairs, which
+        // rule out +10 Elo
+        let games = Wdl {
+            wins: 200,
+            draws: 0,
+            losses: 200,
+        };
+        let pairs = Pentanomial([0, 0, 200, 0, 0]);
+        assert_eq!(t.state(&games), SprtState::Continue);
+        assert_eq!(t.decide(t.llr_pairs(&pairs)), SprtState::H0);
+        // for many pairs the ratio approaches the normal approximation with the pairs'
+        // variance: N (s1 - s0) (2m - s0 - s1) / (2v)
+        let counts = [100.0, 400.0, 1000.0, 600.0, 200.0];
+        let pairs = Pentanomial(counts.map(|c| c as u32));
+        let n: f64 = counts.iter().sum();
+        let m = (0..5).map(|i| counts[i] * PAIR_SCORE[i]).sum::<f64>() / n;
+        let v = (0..5)
+            .map(|i| counts[i] * (PAIR_SCORE[i] - m).powi(2))
+            .sum::<f64>()
+            / n;
+        let (s0, s1) = (0.5, score_of_elo(10.0));
+        let approx = n * (s1 - s0) * (2.0 * m - s0 - s1) / (2.0 * v);
+        let llr = t.llr_pairs(&pairs);
+        assert!((llr - approx).abs() < 0.03 * approx, "{llr} {approx}");
+        assert_eq!(t.decide(llr), SprtState::H1);
+        // the margin: half the width of the pairs' 95% interval, in Elo
+        let dev = (v / n).sqrt();
+        let expect = (elo_of_score(m + Z95 * dev) - elo_of_score(m - Z95 * dev)) / 2.0;
+        let margin = pairs.elo_margin().expect("finite");
+        assert!((margin - expect).abs() < 1e-9, "{margin} {expect}");
+    }
+
+    #[test]
     fn constrained_mle_has_the_asked_mean() {
         for (counts, s) in [
             ([10.0, 5.0, 20.0], 0.5),
@@ -343,5 +482,8 @@ mod tests {
             assert!((p.iter().sum::<f64>() - 1.0).abs() < 1e-9);
             assert!(p.iter().all(|&x| x >= 0.0));
         }
+        let p = constrained_mle_of(&[3.0, 0.0, 5.0, 9.0, 1.0], &PAIR_SCORE, 0.6);
+        let mean: f64 = (0..5).map(|i| p[i] * PAIR_SCORE[i]).sum();
+        assert!((mean - 0.6).abs() < 1e-9, "{p:?}");
     }
 }
