@@ -545,7 +545,7 @@ impl TurnSchedule {
             return;
         }
         let left = tp.len - tp.index; // plies of the turn after this one
-        if left == 1 && units(pos, pos.side_to_move().flip(), 3) >= 6 {
+        if left == 1 && has_units(pos, pos.side_to_move().flip(), 3, 6) {
             return;
         }
         let bulk = left == 2 && first_of_three_is_safe(pos);
@@ -616,7 +616,7 @@ impl TurnSchedule {
         let detente_slot = t.detente && tp.slot() == 3;
         let unfiltered = !t.complete_turns
             || tp.is_last()
-            || (tp.len - tp.index == 1 && units(pos, pos.side_to_move().flip(), 3) >= 6);
+            || (tp.len - tp.index == 1 && has_units(pos, pos.side_to_move().flip(), 3, 6));
         if unfiltered && !detente_slot {
             return ordinary_count(pos);
         }
@@ -646,7 +646,7 @@ fn first_of_three_is_safe(pos: &Position) -> bool {
     let them = us.flip();
     let castle = enemy_may_castle(pos, them);
     let need = if castle { 10 } else { 8 };
-    units(pos, them, 3) >= 5 && units(pos, us, 4) >= need
+    has_units(pos, them, 3, 5) && has_units(pos, us, 4, need)
 }
 
 /// Whether `color` might castle after one move of the other colour: it has a right whose
@@ -680,16 +680,18 @@ fn can_finish(pos: &mut Position, left: u32) -> bool {
     }
     if left == 1 {
         // one ply to go: any legal ply will do, and being mated ends the turn too
-        if in_check(pos) || units(pos, pos.side_to_move(), 3) >= 1 {
+        if in_check(pos) || has_units(pos, pos.side_to_move(), 3, 1) {
             return true;
         }
         let mut list = MoveList::new();
         plies(pos, &mut list);
         return !list.is_empty();
     }
-    if left == 2 && units(pos, pos.side_to_move().flip(), 3) >= 6 {
+    if left == 2 && has_units(pos, pos.side_to_move().flip(), 3, 6) {
         // a unit of the colour to move is a legal ply unless it is in check
-        return in_check(pos) || units(pos, pos.side_to_move(), 3) >= 1 || ordinary_count(pos) > 0;
+        return in_check(pos)
+            || has_units(pos, pos.side_to_move(), 3, 1)
+            || ordinary_count(pos) > 0;
     }
     let key = pos.key() ^ left as u64 ^ variant_salt(pos);
     if let Some(v) = cache_probe(key) {
@@ -764,21 +766,41 @@ fn pinned(pos: &Position, color: Color) -> Bitboard {
     out
 }
 
-/// The units of `color` (module documentation) whose pieces have at least `dirs` free
-/// neighbouring squares, counted up to what the callers need (twelve).
-pub fn units(pos: &Position, color: Color, dirs: u32) -> u32 {
+/// Whether `color` has at least `need` units (module documentation) whose pieces have at least
+/// `dirs` free neighbouring squares. Men off every line through their king cannot be pinned,
+/// so they are counted first and the pins are looked for only when they do not suffice.
+pub fn has_units(pos: &Position, color: Color, dirs: u32, need: u32) -> bool {
     let ours = pos.pieces(color);
-    let free = ours & !pinned(pos, color);
+    let lines = match pos.king_square(color) {
+        Some(k) if pos.rules().checking => {
+            rook_attacks(k, Bitboard::EMPTY) | bishop_attacks(k, Bitboard::EMPTY)
+        }
+        _ => Bitboard::EMPTY,
+    };
+    let n = count_units(pos, color, dirs, ours & !lines, need);
+    n >= need
+        || n + count_units(
+            pos,
+            color,
+            dirs,
+            ours & lines & !pinned(pos, color),
+            need - n,
+        ) >= need
+}
+
+/// The units among `men` (unpinned men of `color`), counted up to `cap`.
+fn count_units(pos: &Position, color: Color, dirs: u32, men: Bitboard, cap: u32) -> u32 {
+    let ours = pos.pieces(color);
     let empty = !pos.occupied();
-    let pawns = pos.pieces_of(color, PieceType::PAWN) & free;
+    let pawns = men & pos.kind(PieceType::PAWN);
     let steps = match color {
         Color::White => Bitboard(pawns.0 << 8),
         Color::Black => Bitboard(pawns.0 >> 8),
     } & empty;
     let mut n = steps.count();
     let t = &*TABLES;
-    for sq in free & !pos.kind(PieceType::PAWN) & !pos.kind(PieceType::KING) {
-        if n >= 12 {
+    for sq in men & !pos.kind(PieceType::PAWN) & !pos.kind(PieceType::KING) {
+        if n >= cap {
             break;
         }
         let p = pos.piece_at(sq).kind();
@@ -1025,6 +1047,50 @@ mod tests {
         let a = Position::startpos(set.get("007").expect("built in"));
         let b = Position::startpos(set.get("007detente").expect("built in"));
         assert_eq!(a.key(), b.key());
+    }
+
+    /// The shortcut counts the men off their king's lines before it looks for pins; the answer
+    /// is the plain count's (every unpinned man), over positions of random games in chess (pins
+    /// by every slider), 007detente and a king-capture form (no pins).
+    #[test]
+    fn units_are_counted_as_without_the_shortcut() {
+        crate::geometry::attacks::init();
+        let set = crate::rules::builtin_variants();
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut checked = 0;
+        for name in ["chess", "007detente", "007-kingcapture"] {
+            let v = set.get(name).expect("built in");
+            for _ in 0..40 {
+                let mut pos = Position::startpos(v);
+                for _ in 0..60 {
+                    for color in [Color::White, Color::Black] {
+                        let free = pos.pieces(color) & !pinned(&pos, color);
+                        for dirs in [3, 4] {
+                            let all = count_units(&pos, color, dirs, free, u32::MAX);
+                            for need in 1..=12 {
+                                assert_eq!(
+                                    has_units(&pos, color, dirs, need),
+                                    all >= need,
+                                    "{name} {} {color:?} dirs {dirs} need {need}",
+                                    pos.fen()
+                                );
+                                checked += 1;
+                            }
+                        }
+                    }
+                    let mut list = MoveList::new();
+                    crate::movegen::legal_moves(&mut pos, &mut list);
+                    if list.is_empty() {
+                        break;
+                    }
+                    seed ^= seed << 13;
+                    seed ^= seed >> 7;
+                    seed ^= seed << 17;
+                    pos.make(list[(seed % list.len() as u64) as usize]);
+                }
+            }
+        }
+        assert!(checked > 50_000, "{checked}");
     }
 
     fn row(s: Schedule, p: u32) -> (char, u32, u32) {
