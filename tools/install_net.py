@@ -3,8 +3,8 @@
 
     tools/install_net.py V WORK_ROOT     copies WORK_ROOT/V/V.nnue to nets/V.nnue (build.rs
                                          embeds every file of nets/) and sets nnueFile = V.nnue
-                                         in V's section of variants.ini (replacing an
-                                         nnueFile/nnueVariant line)
+                                         in V's section of variants.ini (replacing its
+                                         nnueFile and nnueVariant lines)
     tools/install_net.py --wdl V A B     sets wdlModel = A B in V's section
 
 Then add the net's rows to docs/strength.md and docs/nnue.md, rebuild, and refit
@@ -38,10 +38,13 @@ def set_key(v, key, value, replaces):
     path = os.path.join(REPO, "variants.ini")
     lines = open(path).read().split("\n")
     found, end = section_lines(lines, v)
-    for i in found:
-        if re.match(rf"({'|'.join(replaces)})\s*=", lines[i]):
-            lines[i] = f"{key} = {value}"
-            break
+    # the first of the replaced keys takes the new line; the others go (a variant that
+    # borrowed the chess net by nnueFile and nnueVariant gets its own file and no borrowing)
+    matches = [i for i in found if re.match(rf"({'|'.join(replaces)})\s*=", lines[i])]
+    if matches:
+        lines[matches[0]] = f"{key} = {value}"
+        for i in reversed(matches[1:]):
+            del lines[i]
     else:
         # after the section's last key, before the comments and blank lines of the next
         k = end
