@@ -436,6 +436,15 @@ mod tests {
             beta: 0.05,
         };
         assert_eq!(t.llr_pairs(&Pentanomial::default()), 0.0);
+        // fishtest's LLRcalc.LLR_logistic(0, 10, pairs) on two learn gates' pairs (computed
+        // with fishtest's own code): 2.968277 and 1.758781
+        for (pairs, expect) in [
+            ([1, 0, 39, 8, 60], 2.968_277),
+            ([0, 1, 8, 6, 47], 1.758_781),
+        ] {
+            let llr = t.llr_pairs(&Pentanomial(pairs));
+            assert!((llr - expect).abs() < 1e-4, "{pairs:?}: {llr}");
+        }
         // 200 openings that each side won with White: as games, 200 wins and 200 losses, a
         // score of 1/2 whose variance says nothing yet; as pairs, 200 even pairs, which
         // rule out +10 Elo
