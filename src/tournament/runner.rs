@@ -108,6 +108,11 @@ impl Shared {
         self.schedule.record(&slot.round, white_score);
     }
 
+    /// The finished game pairs, where the games come in pairs.
+    fn pentanomial(&self) -> Option<&Pentanomial> {
+        self.pairs.as_ref().map(|p| &p.counts)
+    }
+
     /// Fixes the SPRT's verdict (and stops the event) the first time the test decides.
     fn judge(&mut self, sprt: Option<Sprt>) {
         let Some(t) = sprt else { return };
@@ -118,13 +123,6 @@ impl Shared {
                 self.stop = true;
             }
         }
-    }
-}
-
-impl Shared {
-    /// The finished game pairs, where the games come in pairs.
-    fn pentanomial(&self) -> Option<&Pentanomial> {
-        self.pairs.as_ref().map(|p| &p.counts)
     }
 }
 
