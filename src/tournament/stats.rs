@@ -120,7 +120,7 @@ const RESULT_SCORE: [f64; 3] = [0.0, 0.5, 1.0];
 const PAIR_SCORE: [f64; 5] = [0.0, 0.25, 0.5, 0.75, 1.0];
 
 /// The result probabilities (loss, draw, win) that make `counts` most likely among those whose
-/// expected score is `s` (0 < s < 1); see [`constrained_mle_of`].
+/// expected score is `s` (0 < s < 1), found by a Lagrange multiplier as for any set of outcomes.
 pub fn constrained_mle(counts: &[f64; 3], s: f64) -> [f64; 3] {
     constrained_mle_of(counts, &RESULT_SCORE, s)
 }
