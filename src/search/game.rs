@@ -23,7 +23,7 @@ use crate::geometry::Color;
 use crate::movegen::generic::is_capture;
 use crate::movegen::{in_check, legal_moves, move_to_string, orthodox, see};
 use crate::moves::{Move, MoveKind, MoveList};
-use crate::piece::{Piece, PieceType};
+use crate::piece::{Piece, PieceType, MAX_PIECE_TYPES};
 use crate::position::{Hooks, Position, Variant};
 use crate::rules::outcome::{dead_material, extinction, move_rule_draw, no_move_value};
 use crate::variant::GameValue;
@@ -157,6 +157,12 @@ pub trait Game: Clone + Send + Sync {
     /// A hash of the pawns of both sides (0 where the game keeps none): the static
     /// evaluation's error is learnt per pawn structure (`search::history`).
     fn pawn_key(&self) -> u64 {
+        0
+    }
+
+    /// A hash of how many men of each type and colour stand on the board (0 where the game
+    /// keeps none): the static evaluation's error is learnt per material too.
+    fn material_key(&self) -> u64 {
         0
     }
 
@@ -338,6 +344,10 @@ impl Game for OrthodoxGame {
     fn pawn_key(&self) -> u64 {
         pawn_hash(&self.0)
     }
+    #[inline(always)]
+    fn material_key(&self) -> u64 {
+        material_hash(&self.0)
+    }
     fn move_text(&self, m: Move) -> String {
         move_to_string(&self.0, m).to_string()
     }
@@ -513,6 +523,10 @@ impl Game for VariantGame {
     fn pawn_key(&self) -> u64 {
         pawn_hash(&self.pos)
     }
+    #[inline(always)]
+    fn material_key(&self) -> u64 {
+        material_hash(&self.pos)
+    }
     fn move_text(&self, m: Move) -> String {
         move_to_string(&self.pos, m).to_string()
     }
@@ -650,10 +664,56 @@ fn pawn_hash(pos: &Position) -> u64 {
         .wrapping_mul(0xFF51_AFD7_ED55_8CCD)
 }
 
+/// A hash of the number of men of each type and colour (the material correction's key): each
+/// (type, colour, count) gives a mixed word of its own, and the words are xored, as Zobrist
+/// keys are.
+fn material_hash(pos: &Position) -> u64 {
+    let mut h = 0u64;
+    for t in 0..MAX_PIECE_TYPES {
+        let kind = pos.kind(PieceType(t as u8));
+        if kind.0 == 0 {
+            continue;
+        }
+        for color in [Color::White, Color::Black] {
+            let count = (kind & pos.pieces(color)).0.count_ones() as u64;
+            if count > 0 {
+                h ^= mix(((2 * t + color.index()) as u64) << 8 | count);
+            }
+        }
+    }
+    h
+}
+
+/// SplitMix64's finaliser: a word whose every bit depends on every bit of `x`.
+#[inline(always)]
+fn mix(x: u64) -> u64 {
+    let mut z = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::rules::builtin_variants;
+
+    #[test]
+    fn the_material_key_depends_on_the_counts_alone() {
+        let chess = builtin_variants().get("chess").expect("built in");
+        let key = |fen: &str| material_hash(&Position::from_fen(chess, fen).expect("valid"));
+        let start = key("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+        let moved = key("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3");
+        assert_eq!(start, moved, "the same men elsewhere");
+        let rook_for_knight = "4k3/8/8/8/8/8/8/R3K1n1 w - - 0 1";
+        let knight_for_rook = "4k1r1/8/8/8/8/8/8/N3K3 w - - 0 1";
+        assert_ne!(key(rook_for_knight), key(knight_for_rook), "colours apart");
+        assert_ne!(
+            key("4k3/pp6/8/8/8/8/P7/4K3 w - - 0 1"),
+            key("4k3/p7/8/8/8/8/PP6/4K3 w - - 0 1"),
+            "counts apart"
+        );
+    }
 
     /// The orthodox path must answer every question as the general one does, in chess.
     #[test]

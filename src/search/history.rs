@@ -21,11 +21,20 @@ const VICTIMS: usize = 16;
 /// far it still is (the "gravity" that also lets old experience fade).
 const LIMIT: i32 = 16384;
 
-/// The correction history's entry of `player` for pawn structure `pawn_key`.
+/// What a correction history keys the static evaluation's error by.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Correction {
+    /// The pawns of both sides (`Game::pawn_key`).
+    Pawns,
+    /// The number of men of each type and colour (`Game::material_key`).
+    Material,
+}
+
+/// The correction history's entry of `player` in `table` for key `key`.
 #[inline(always)]
-fn correction_index(player: usize, pawn_key: u64) -> usize {
-    (player % CORRECTION_PLAYERS) * CORRECTION_ENTRIES
-        + (pawn_key >> 50) as usize % CORRECTION_ENTRIES
+fn correction_index(table: Correction, player: usize, key: u64) -> usize {
+    ((table as usize) * CORRECTION_PLAYERS + player % CORRECTION_PLAYERS) * CORRECTION_ENTRIES
+        + (key >> 50) as usize % CORRECTION_ENTRIES
 }
 
 /// The key of a move by man `piece_index` to square `to`.
@@ -51,6 +60,8 @@ fn update(h: &mut i16, bonus: i32) {
 const CORRECTION_ENTRIES: usize = 16384;
 /// Players the correction history keeps apart (Foreign Policy's three included).
 const CORRECTION_PLAYERS: usize = 4;
+/// Correction tables ([`Correction`]'s cases).
+const CORRECTION_TABLES: usize = 2;
 /// A correction entry holds centipawns times this.
 const CORRECTION_GRAIN: i32 = 256;
 /// Weights of a correction update are out of this.
@@ -60,8 +71,9 @@ const CORRECTION_MAX_CP: i32 = 64;
 
 /// One search thread's tables.
 pub struct Histories {
-    /// The static evaluation's average error per player and pawn structure, learnt from
-    /// the searches' results (centipawns times [`CORRECTION_GRAIN`]).
+    /// The static evaluation's average error per player and pawn structure, and per player
+    /// and material, learnt from the searches' results (centipawns times
+    /// [`CORRECTION_GRAIN`]).
     correction: Box<[i32]>,
     quiet: Box<[i16]>,
     capture: Box<[i16]>,
@@ -79,7 +91,8 @@ impl Histories {
     /// Empty tables.
     pub fn new() -> Histories {
         Histories {
-            correction: vec![0; CORRECTION_PLAYERS * CORRECTION_ENTRIES].into_boxed_slice(),
+            correction: vec![0; CORRECTION_TABLES * CORRECTION_PLAYERS * CORRECTION_ENTRIES]
+                .into_boxed_slice(),
             quiet: vec![0; MOVE_KEYS].into_boxed_slice(),
             capture: vec![0; MOVE_KEYS * VICTIMS].into_boxed_slice(),
             continuation: vec![0; MOVE_KEYS * MOVE_KEYS].into_boxed_slice(),
@@ -96,18 +109,26 @@ impl Histories {
         self.countermoves.fill(Move::NONE);
     }
 
-    /// The correction (centipawns) to the static evaluation of `player` in pawn structure
-    /// `pawn_key`.
+    /// The correction (centipawns) to the static evaluation of `player` where `table`'s key
+    /// is `key`.
     #[inline]
-    pub fn correction(&self, player: usize, pawn_key: u64) -> i32 {
-        self.correction[correction_index(player, pawn_key)] / CORRECTION_GRAIN
+    pub fn correction(&self, table: Correction, player: usize, key: u64) -> i32 {
+        self.correction[correction_index(table, player, key)] / CORRECTION_GRAIN
     }
 
     /// A search at remaining `depth` found `error` centipawns between the node's score and
-    /// its static evaluation: the entry moves towards it, the more the deeper the search.
+    /// its static evaluation: `table`'s entry moves towards it, the more the deeper the
+    /// search.
     #[inline]
-    pub fn learn_correction(&mut self, player: usize, pawn_key: u64, depth: i32, error: i32) {
-        let e = &mut self.correction[correction_index(player, pawn_key)];
+    pub fn learn_correction(
+        &mut self,
+        table: Correction,
+        player: usize,
+        key: u64,
+        depth: i32,
+        error: i32,
+    ) {
+        let e = &mut self.correction[correction_index(table, player, key)];
         let weight = (depth + 1).min(16);
         let target = error.clamp(-CORRECTION_MAX_CP, CORRECTION_MAX_CP) * CORRECTION_GRAIN;
         *e = (*e * (CORRECTION_WEIGHT_SCALE - weight) + target * weight) / CORRECTION_WEIGHT_SCALE;
@@ -247,6 +268,33 @@ mod tests {
             1000,
             "one table for both distances"
         );
+    }
+
+    #[test]
+    fn the_correction_tables_learn_apart_and_move_further_after_deeper_searches() {
+        let mut h = Histories::new();
+        let key = 0xABCD_0000_0000_0000;
+        h.learn_correction(Correction::Pawns, 0, key, 3, 64);
+        let shallow = h.correction(Correction::Pawns, 0, key);
+        assert!(shallow > 0, "{shallow}");
+        assert_eq!(
+            h.correction(Correction::Material, 0, key),
+            0,
+            "the other table"
+        );
+        assert_eq!(
+            h.correction(Correction::Pawns, 1, key),
+            0,
+            "the other player"
+        );
+        let mut deep = Histories::new();
+        deep.learn_correction(Correction::Material, 0, key, 12, 64);
+        assert!(deep.correction(Correction::Material, 0, key) > shallow);
+        for _ in 0..500 {
+            deep.learn_correction(Correction::Material, 0, key, 15, 1000);
+        }
+        let top = deep.correction(Correction::Material, 0, key);
+        assert!((60..=CORRECTION_MAX_CP).contains(&top), "bounded: {top}");
     }
 
     #[test]

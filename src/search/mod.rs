@@ -19,7 +19,7 @@ mod worker;
 pub use history::HistoryPool;
 pub use params::{SearchParams, Tunable, TUNABLES};
 pub use threads::{search, search_game, SearchContext, SearchOptions, SearchResult};
-pub use time::TimeManager;
+pub use time::{Settling, TimeManager};
 
 use crate::moves::Move;
 

@@ -104,6 +104,20 @@ tunables! {
         "Time: the share of the increment added to each move's soft limit, in per cent.";
     time_hard_factor: "TimeHardFactor" = 4 in 2..=8, c_end 0.5,
         "Time: the hard limit (stop now) as a multiple of the soft one (start no new iteration).";
+    corr_material_weight: "CorrMaterialWeight" = 0 in 0..=200, c_end 10.0,
+        "Correction history by material: the share of its correction added to the static evaluation, in per cent (0: off).";
+    hist_prune_depth: "HistPruneDepth" = 0 in 0..=8, c_end 0.5,
+        "History pruning: the deepest remaining depth at which a late quiet move with bad history is skipped (0: off).";
+    hist_prune_margin: "HistPruneMargin" = 2048 in 256..=8192, c_end 300.0,
+        "History pruning: a quiet move is skipped when its history is below minus this times the remaining depth.";
+    probcut_margin: "ProbcutMargin" = 0 in 0..=400, c_end 15.0,
+        "ProbCut: how far over beta a capture's reduced search must reach to cut a non-PV node, in centipawns (0: off).";
+    time_best_change: "TimeBestChange" = 0 in 0..=200, c_end 10.0,
+        "Time: the soft limit grows by this per cent per recent change of the best move (changes count half less each iteration; 0: off).";
+    time_node_share: "TimeNodeShare" = 0 in 0..=90, c_end 5.0,
+        "Time: the soft limit scales by 1 + this per cent times (1 - 2 x the best move's share of the nodes) (0: off).";
+    time_score_fall: "TimeScoreFall" = 0 in 0..=200, c_end 10.0,
+        "Time: the soft limit grows by this per cent per 100 cp the score fell in the last iteration, up to 200 cp (0: off).";
 }
 
 /// Least remaining depth and move index late-move reductions apply from (not tuned: they
@@ -183,6 +197,13 @@ impl SearchParams {
             && static_eval + self.futility_base + self.futility_per_ply * depth <= alpha
     }
 
+    /// History pruning: whether the quiet move at index `i` of a non-PV node at `depth` (not
+    /// in check), whose quiet history is `history`, is skipped. Not the first move.
+    #[inline]
+    pub fn prunes_by_history(&self, depth: i32, i: usize, history: i32) -> bool {
+        i > 0 && depth <= self.hist_prune_depth && history < -self.hist_prune_margin * depth
+    }
+
     /// Late-move reduction `r` of a quiet move adjusted: less for a move with good history,
     /// more for one with bad history or where the evaluation is not improving; kept within
     /// the `new_depth` (at least one ply is searched).
@@ -253,6 +274,19 @@ mod tests {
             let i = TUNABLES.iter().position(|u| u.name == t.name).unwrap();
             assert_eq!(q.values()[i], t.max, "{} sets its own field", t.name);
         }
+    }
+
+    #[test]
+    fn history_pruning_is_off_by_default_and_skips_only_late_bad_moves_when_on() {
+        let off = SearchParams::default();
+        assert!(!off.prunes_by_history(1, 10, -100_000));
+        let mut on = off;
+        on.set("HistPruneDepth", "3").unwrap();
+        on.set("HistPruneMargin", "1000").unwrap();
+        assert!(on.prunes_by_history(2, 5, -2001));
+        assert!(!on.prunes_by_history(2, 5, -2000), "not below the margin");
+        assert!(!on.prunes_by_history(4, 5, -100_000), "too deep");
+        assert!(!on.prunes_by_history(2, 0, -100_000), "the first move");
     }
 
     #[test]

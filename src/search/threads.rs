@@ -14,8 +14,8 @@ use super::history::HistoryPool;
 use super::params::SearchParams;
 use super::worker::{RootMove, Shared, Worker};
 use super::{
-    wdl, ReportedScore, Reporter, ScoreBound, SearchInfo, SearchLimits, TimeManager, INFINITE,
-    MATE, MATE_BOUND, MAX_PLY,
+    wdl, ReportedScore, Reporter, ScoreBound, SearchInfo, SearchLimits, Settling, TimeManager,
+    INFINITE, MATE, MATE_BOUND, MAX_PLY,
 };
 use crate::eval::EvalParams;
 use crate::moves::{Move, MoveList};
@@ -265,6 +265,7 @@ fn iterate<G: Game>(
     let main = w.id == 0;
     let mut completed = 0u32;
     let mut snapshot = w.root_moves.clone();
+    let mut settling = Settling::default();
     let mut depth = 1;
     while depth <= max_depth {
         // helpers skip some depths so the threads spread over several depths, but all join
@@ -369,7 +370,9 @@ fn iterate<G: Game>(
                 .mate
                 .is_some_and(|m| best >= MATE_BOUND && (MATE - best + 1) / 2 <= m as i32);
             let pondering = w.pondering();
-            if (!pondering && tm.soft_expired()) || mate_done {
+            let share = w.root_moves[0].nodes as f64 / w.searched().max(1) as f64;
+            settling.after_iteration(&options.params, w.root_moves[0].mv, best, share);
+            if (!pondering && tm.soft_expired_scaled(settling.scale())) || mate_done {
                 break;
             }
         }

@@ -4,6 +4,7 @@
 use super::params::SearchParams;
 use super::SearchLimits;
 use crate::geometry::Color;
+use crate::moves::Move;
 use std::time::{Duration, Instant};
 
 /// When the search should stop.
@@ -83,7 +84,15 @@ impl TimeManager {
 
     /// Whether the soft limit has passed (don't start a new iteration).
     pub fn soft_expired(&self) -> bool {
-        self.soft.is_some_and(|s| self.start.elapsed() >= s)
+        self.soft_expired_scaled(1.0)
+    }
+
+    /// Whether the soft limit times `scale` has passed ([`Settling::scale`]).
+    pub fn soft_expired_scaled(&self, scale: f64) -> bool {
+        self.soft.is_some_and(|s| {
+            let s = if scale == 1.0 { s } else { s.mul_f64(scale) };
+            self.start.elapsed() >= s
+        })
     }
 
     /// The hard limit, if any.
@@ -103,6 +112,55 @@ impl TimeManager {
             soft: None,
             hard: None,
         }
+    }
+}
+
+/// Least and greatest factor [`Settling`] scales the soft limit by.
+const SCALE_RANGE: (f64, f64) = (0.25, 4.0);
+/// The greatest fall of the score (centipawns) that lengthens the search further.
+const MAX_FALL: i32 = 200;
+
+/// How settled the search is after each iteration, as a factor on the soft limit: more time
+/// where the best move keeps changing, where it took a small share of the nodes (the others
+/// were hard to refute) and where the score fell; less where one move took almost all of
+/// them. Each effect has its constant (`TimeBestChange`, `TimeNodeShare`, `TimeScoreFall`);
+/// at 0 they leave the soft limit as it is.
+#[derive(Clone, Debug)]
+pub struct Settling {
+    changes: f64,
+    last: Option<(Move, i32)>,
+    scale: f64,
+}
+
+impl Default for Settling {
+    fn default() -> Self {
+        Settling {
+            changes: 0.0,
+            last: None,
+            scale: 1.0,
+        }
+    }
+}
+
+impl Settling {
+    /// An iteration ended with `best` scoring `score`, having taken `share` (0 to 1) of the
+    /// thread's nodes so far.
+    pub fn after_iteration(&mut self, p: &SearchParams, best: Move, score: i32, share: f64) {
+        let (changed, fall) = match self.last {
+            Some((m, s)) => (m != best, (s - score).clamp(0, MAX_FALL)),
+            None => (false, 0),
+        };
+        self.changes = self.changes / 2.0 + changed as u8 as f64;
+        self.last = Some((best, score));
+        let change = 1.0 + p.time_best_change as f64 / 100.0 * self.changes;
+        let nodes = 1.0 + p.time_node_share as f64 / 100.0 * (1.0 - 2.0 * share.clamp(0.0, 1.0));
+        let fall = 1.0 + p.time_score_fall as f64 / 100.0 * fall as f64 / 100.0;
+        self.scale = (change * nodes * fall).clamp(SCALE_RANGE.0, SCALE_RANGE.1);
+    }
+
+    /// The factor on the soft limit.
+    pub fn scale(&self) -> f64 {
+        self.scale
     }
 }
 
@@ -165,6 +223,44 @@ mod tests {
         };
         let tm = TimeManager::new(&l40, Color::White, 0, &p);
         assert_eq!(tm.soft, Some(Duration::from_millis(1500 + 1000)));
+    }
+
+    #[test]
+    fn settling_leaves_the_limit_alone_by_default_and_scales_it_when_asked() {
+        let sq = crate::geometry::Square::new;
+        let (a, b) = (Move::normal(sq(12), sq(28)), Move::normal(sq(6), sq(21)));
+        let off = SearchParams::default();
+        let mut s = Settling::default();
+        for (m, score, share) in [(a, 10, 0.9), (b, -150, 0.1), (a, 40, 0.5)] {
+            s.after_iteration(&off, m, score, share);
+            assert_eq!(s.scale(), 1.0);
+        }
+        let mut p = SearchParams::default();
+        p.set("TimeBestChange", "100").unwrap();
+        p.set("TimeNodeShare", "50").unwrap();
+        p.set("TimeScoreFall", "100").unwrap();
+        let mut s = Settling::default();
+        s.after_iteration(&p, a, 30, 0.5);
+        assert_eq!(s.scale(), 1.0, "a first iteration, half the nodes");
+        s.after_iteration(&p, a, 30, 1.0);
+        assert_eq!(s.scale(), 0.5, "one move took every node");
+        s.after_iteration(&p, b, -70, 0.5);
+        // one change (x2), half the nodes (x1), a fall of 100 cp (x2)
+        assert_eq!(s.scale(), 4.0);
+        s.after_iteration(&p, b, -70, 0.5);
+        assert_eq!(s.scale(), 1.5, "the change counts half an iteration later");
+        s.after_iteration(&p, a, -1000, 0.0);
+        assert_eq!(s.scale(), SCALE_RANGE.1, "bounded");
+        let l = SearchLimits {
+            time: [Some(60_000), Some(60_000)],
+            ..Default::default()
+        };
+        let tm = TimeManager::new(&l, Color::White, 0, &SearchParams::default());
+        assert!(!tm.soft_expired_scaled(1.0));
+        assert!(
+            tm.soft_expired_scaled(0.0),
+            "a soft limit scaled to nothing has passed"
+        );
     }
 
     #[test]

@@ -4,7 +4,7 @@
 
 use super::busy::BusyTable;
 use super::game::{Game, Player};
-use super::history::{self, Histories, NO_KEY};
+use super::history::{self, Correction, Histories, NO_KEY};
 use super::params::SearchParams;
 use super::{INFINITE, MATE, MATE_BOUND, MAX_PLY};
 use crate::eval::EvalParams;
@@ -49,6 +49,9 @@ pub struct RootMove {
     pub pv: Vec<Move>,
     /// Deepest ply reached below it.
     pub seldepth: u32,
+    /// Nodes this thread has searched below it in this search (time management weighs the
+    /// best move's share).
+    pub nodes: u64,
 }
 
 /// Move-ordering scores for one node, on the stack without zero-filling 8 KB per node.
@@ -80,6 +83,10 @@ impl ScoreBuf {
 
 /// Null move: the least remaining depth it is tried at.
 const NULL_MIN_DEPTH: i32 = 3;
+/// ProbCut: the least remaining depth it is tried at.
+const PROBCUT_MIN_DEPTH: i32 = 5;
+/// ProbCut: how much shallower than the node its captures are searched.
+const PROBCUT_REDUCTION: i32 = 4;
 /// Internal iterative reduction: the least remaining depth at which a node without a table
 /// move is searched one ply shallower (its ordering is poor, and a shallower search fills the
 /// table for the next visit).
@@ -138,6 +145,8 @@ pub struct Worker<'a, G: Game> {
     params: SearchParams,
     eval: &'a EvalParams,
     local_nodes: u64,
+    /// Nodes this thread has searched (not batched).
+    searched: u64,
     /// Deepest ply reached in the current iteration.
     pub seldepth: u32,
     killers: [[Move; 2]; MAX_PLY + 2],
@@ -187,6 +196,7 @@ impl<'a, G: Game> Worker<'a, G> {
                 previous_score: -INFINITE,
                 pv: vec![mv],
                 seldepth: 0,
+                nodes: 0,
             })
             .collect();
         Worker {
@@ -196,6 +206,7 @@ impl<'a, G: Game> Worker<'a, G> {
             shared,
             eval,
             local_nodes: 0,
+            searched: 0,
             seldepth: 0,
             killers: [[Move::NONE; 2]; MAX_PLY + 2],
             hist,
@@ -230,6 +241,11 @@ impl<'a, G: Game> Worker<'a, G> {
         self.hist
     }
 
+    /// Nodes this thread has searched so far.
+    pub fn searched(&self) -> u64 {
+        self.searched
+    }
+
     /// Nodes searched by this thread that are not yet added to the shared counter.
     pub fn flush_nodes(&mut self) {
         if self.local_nodes > 0 {
@@ -243,6 +259,7 @@ impl<'a, G: Game> Worker<'a, G> {
     #[inline]
     fn count_node(&mut self) {
         self.local_nodes += 1;
+        self.searched += 1;
         if self.local_nodes >= NODE_BATCH {
             let total = self
                 .shared
@@ -332,6 +349,7 @@ impl<'a, G: Game> Worker<'a, G> {
                 busy.mark(child);
             }
             on_move(m, i + 1);
+            let searched_before = self.searched;
             self.count_node();
             let gives_check = self.pos.in_check();
             let new_depth = depth - 1 + gives_check as i32;
@@ -350,6 +368,7 @@ impl<'a, G: Game> Worker<'a, G> {
                 busy.release(child);
             }
             self.pos.unmake();
+            self.root_moves[i].nodes += self.searched - searched_before;
             if self.stopped {
                 break;
             }
@@ -706,20 +725,19 @@ impl<'a, G: Game> Worker<'a, G> {
             }
             let capture = self.victim_value(m).is_some();
             let quiet = !capture && m.promotion_type().is_none();
-            if !is_pv
-                && !checked
-                && quiet
-                && best > -MATE_BOUND
-                && self
-                    .shared
-                    .params
-                    .prunes_quiet(depth, i, improving, static_eval, alpha)
-            {
-                // the quiets still to pick come later at no higher alpha: pruned as well
-                if scores[i] < ORDER_QUIETS_BELOW && next <= n {
-                    next = n;
+            let history = if quiet { self.quiet_history(m, ply) } else { 0 };
+            if !is_pv && !checked && quiet && best > -MATE_BOUND {
+                let p = &self.shared.params;
+                if p.prunes_quiet(depth, i, improving, static_eval, alpha) {
+                    // the quiets still to pick come later at no higher alpha: pruned as well
+                    if scores[i] < ORDER_QUIETS_BELOW && next <= n {
+                        next = n;
+                    }
+                    continue;
                 }
-                continue;
+                if p.prunes_by_history(depth, i, history) {
+                    continue;
+                }
             }
             if !is_pv && !checked && best > -MATE_BOUND && self.see_prunes(m, quiet, depth) {
                 continue;
@@ -737,7 +755,6 @@ impl<'a, G: Game> Worker<'a, G> {
                 }
                 score = self.owner_promotion(m, chooser, depth, alpha, beta, ply);
             } else {
-                let history = if quiet { self.quiet_history(m, ply) } else { 0 };
                 self.note_move(ply, m);
                 self.pos.make(m);
                 let child = self.pos.key();
@@ -875,19 +892,36 @@ impl<'a, G: Game> Worker<'a, G> {
         }
     }
 
-    /// The static evaluation `raw` plus what the correction history learnt of its error in
-    /// this pawn structure, kept short of the mate scores.
+    /// The static evaluation `raw` plus what the correction histories learnt of its error in
+    /// this pawn structure and (at `CorrMaterialWeight` per cent) with these men, kept short
+    /// of the mate scores.
     #[inline]
     fn corrected(&self, raw: i32) -> i32 {
-        let c = self
-            .hist
-            .correction(self.pos.decider(), self.pos.pawn_key());
-        (raw + c).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
+        let (pawns, material) = self.corrections();
+        (raw + pawns + material).clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
     }
 
-    /// A search's result teaches the correction history the static evaluation's error,
+    /// The corrections by pawn structure and by material (weighted; 0 when its weight is).
+    #[inline]
+    fn corrections(&self) -> (i32, i32) {
+        let player = self.pos.decider();
+        let pawns = self
+            .hist
+            .correction(Correction::Pawns, player, self.pos.pawn_key());
+        let weight = self.params.corr_material_weight;
+        if weight == 0 {
+            return (pawns, 0);
+        }
+        let material = self
+            .hist
+            .correction(Correction::Material, player, self.pos.material_key());
+        (pawns, material * weight / 100)
+    }
+
+    /// A search's result teaches the correction histories the static evaluation's error,
     /// where the result is a true score or a bound on the right side of the evaluation, and
-    /// the best move is quiet (a capture's gain is not the evaluation's error).
+    /// the best move is quiet (a capture's gain is not the evaluation's error). The pawn
+    /// table learns the whole error, the material table what the pawn table leaves.
     fn learn_correction(
         &mut self,
         best_move: Move,
@@ -905,9 +939,17 @@ impl<'a, G: Game> Worker<'a, G> {
             _ => true,
         };
         if quiet && informative && best.abs() < MATE_BOUND && !self.stopped {
-            let (player, key) = (self.pos.decider(), self.pos.pawn_key());
+            let player = self.pos.decider();
+            let (pawns, _) = self.corrections();
+            let key = self.pos.pawn_key();
             self.hist
-                .learn_correction(player, key, depth, best - raw_eval);
+                .learn_correction(Correction::Pawns, player, key, depth, best - raw_eval);
+            if self.params.corr_material_weight != 0 {
+                let key = self.pos.material_key();
+                let error = best - raw_eval - pawns;
+                self.hist
+                    .learn_correction(Correction::Material, player, key, depth, error);
+            }
         }
     }
 
@@ -1054,6 +1096,45 @@ impl<'a, G: Game> Worker<'a, G> {
             }
             if s >= beta {
                 return Some(if s >= MATE_BOUND { beta } else { s });
+            }
+        }
+        let margin = self.params.probcut_margin;
+        if margin > 0 && depth >= PROBCUT_MIN_DEPTH && beta.abs() < MATE_BOUND - margin {
+            return self.probcut(depth, beta + margin, static_eval, ply);
+        }
+        None
+    }
+
+    /// ProbCut: a capture that wins at least `raised - static_eval` by exchange, and whose
+    /// quiescence and then reduced search both reach `raised` (a bound over beta), cuts the
+    /// node; its score is returned.
+    fn probcut(&mut self, depth: i32, raised: i32, static_eval: i32, ply: usize) -> Option<i32> {
+        let mut list = MoveList::new();
+        self.pos.noisy_moves(&mut list);
+        let chooser = self.pos.decider();
+        for i in 0..list.len() {
+            let m = list[i];
+            if self.pos.owner_picks(m) || !self.pos.see_ge(m, raised - static_eval, self.eval) {
+                continue;
+            }
+            self.note_move(ply, m);
+            self.pos.make(m);
+            let mut s = self.child_q(chooser, raised - 1, raised, ply + 1);
+            if s >= raised {
+                s = self.child(
+                    chooser,
+                    depth - PROBCUT_REDUCTION,
+                    raised - 1,
+                    raised,
+                    ply + 1,
+                );
+            }
+            self.pos.unmake();
+            if self.stopped {
+                return Some(0);
+            }
+            if s >= raised {
+                return Some(s);
             }
         }
         None
