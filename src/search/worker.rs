@@ -725,7 +725,6 @@ impl<'a, G: Game> Worker<'a, G> {
             }
             let capture = self.victim_value(m).is_some();
             let quiet = !capture && m.promotion_type().is_none();
-            let history = if quiet { self.quiet_history(m, ply) } else { 0 };
             if !is_pv && !checked && quiet && best > -MATE_BOUND {
                 let p = &self.shared.params;
                 if p.prunes_quiet(depth, i, improving, static_eval, alpha) {
@@ -735,7 +734,9 @@ impl<'a, G: Game> Worker<'a, G> {
                     }
                     continue;
                 }
-                if p.prunes_by_history(depth, i, history) {
+                if depth <= p.hist_prune_depth
+                    && p.prunes_by_history(depth, i, self.quiet_history(m, ply))
+                {
                     continue;
                 }
             }
@@ -755,6 +756,7 @@ impl<'a, G: Game> Worker<'a, G> {
                 }
                 score = self.owner_promotion(m, chooser, depth, alpha, beta, ply);
             } else {
+                let history = if quiet { self.quiet_history(m, ply) } else { 0 };
                 self.note_move(ply, m);
                 self.pos.make(m);
                 let child = self.pos.key();
