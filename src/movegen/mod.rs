@@ -99,6 +99,14 @@ pub fn count_legal(pos: &mut Position) -> usize {
     }
 }
 
+/// The legal captures and promotions (in the order of [`legal_moves`]) and whether the side
+/// to move has any legal move, where the variant's only legality filter can find them without
+/// judging every move; `None` where it cannot (then filter the full list).
+#[inline]
+pub fn filtered_noisy_moves(pos: &mut Position, list: &mut MoveList) -> Option<bool> {
+    pos.mechanics().sole_filter()?.noisy_legal(pos, list)
+}
+
 /// [`count_legal`] where a mechanic filters the moves: its own count when it is the only
 /// filter and can count, else the length of the list.
 #[inline]

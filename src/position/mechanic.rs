@@ -243,6 +243,13 @@ pub trait Mechanic: AsAny + Send + Sync + 'static {
         None
     }
 
+    /// When it is the variant's only legality filter, the legal moves that capture or promote
+    /// (in the order of the full legal list) and whether any legal move exists, if it can find
+    /// them without judging every move (Hooks::FILTER): quiescence's moves.
+    fn noisy_legal(&self, _pos: &mut Position, _list: &mut MoveList) -> Option<bool> {
+        None
+    }
+
     /// Whether `sq` counts as attacked by `by` for the side to move's own status: in check,
     /// castling through or out of attack (Hooks::ATTACK).
     fn attacked(&self, _pos: &Position, _sq: Square, _by: Color) -> bool {

@@ -205,6 +205,10 @@ impl Mechanic for TurnSchedule {
         Some(self.count(pos))
     }
 
+    fn noisy_legal(&self, pos: &mut Position, list: &mut MoveList) -> Option<bool> {
+        Some(self.noisy_plies(pos, list))
+    }
+
     fn after_move(&self, pos: &mut Position, m: Move) {
         if !m.is_none() {
             self.after_ply(pos, m);
@@ -535,36 +539,85 @@ pub fn legal_moves(pos: &mut Position, list: &mut MoveList) {
     turns(pos).complete(pos, list);
 }
 
+/// How turn completion judges the plies of a position: `left` plies of the turn follow the
+/// next one, and with `bulk` every ply but a king's is known to leave a completable turn.
+#[derive(Clone, Copy)]
+struct Completion {
+    left: u32,
+    bulk: bool,
+}
+
 impl TurnSchedule {
-    /// Removes from L(s) (under turn completion) the plies after which the turn cannot be
-    /// finished.
-    fn complete(&self, pos: &mut Position, list: &mut MoveList) {
-        let t = self.rules;
+    /// How the next ply's completion is judged; `None` where every ply of L(s) is legal.
+    fn completion(&self, pos: &Position) -> Option<Completion> {
         let tp = self.next_ply(pos);
-        if !t.complete_turns || tp.is_last() || list.is_empty() {
-            return;
+        if !self.rules.complete_turns || tp.is_last() {
+            return None;
         }
         let left = tp.len - tp.index; // plies of the turn after this one
         if left == 1 && has_units(pos, pos.side_to_move().flip(), 3, 6) {
-            return;
+            return None;
         }
         let bulk = left == 2 && first_of_three_is_safe(pos);
+        Some(Completion { left, bulk })
+    }
+
+    /// Whether the turn can be finished after ply `m` of L(s).
+    fn finishes(pos: &mut Position, m: Move, c: Completion) -> bool {
+        let king_move = pos.piece_at(m.from()).kind() == PieceType::KING;
+        (c.bulk && !king_move) || {
+            pos.make(m);
+            let ok = can_finish(pos, c.left);
+            pos.unmake();
+            ok
+        }
+    }
+
+    /// Removes from L(s) (under turn completion) the plies after which the turn cannot be
+    /// finished.
+    fn complete(&self, pos: &mut Position, list: &mut MoveList) {
+        if list.is_empty() {
+            return;
+        }
+        let Some(c) = self.completion(pos) else {
+            return;
+        };
         let mut kept = 0;
         for i in 0..list.len() {
             let m = list[i];
-            let king_move = pos.piece_at(m.from()).kind() == PieceType::KING;
-            let ok = (bulk && !king_move) || {
-                pos.make(m);
-                let ok = can_finish(pos, left);
-                pos.unmake();
-                ok
-            };
-            if ok {
+            if Self::finishes(pos, m, c) {
                 list.as_mut_slice()[kept] = m;
                 kept += 1;
             }
         }
         list.truncate(kept);
+    }
+
+    /// The legal plies that capture or promote, in the order of [`legal_moves`], and whether
+    /// any ply is legal: only those plies are judged for completion, and the quiet ones only
+    /// until one is found legal, when none of the others is.
+    fn noisy_plies(&self, pos: &mut Position, list: &mut MoveList) -> bool {
+        plies(pos, list);
+        if list.is_empty() {
+            return false;
+        }
+        let mut quiet = MoveList::new();
+        let mut kept = 0;
+        for i in 0..list.len() {
+            let m = list[i];
+            if crate::movegen::generic::is_noisy(pos, m) {
+                list.as_mut_slice()[kept] = m;
+                kept += 1;
+            } else {
+                quiet.push(m);
+            }
+        }
+        list.truncate(kept);
+        let Some(c) = self.completion(pos) else {
+            return true;
+        };
+        self.complete(pos, list);
+        !list.is_empty() || quiet.iter().any(|&m| Self::finishes(pos, m, c))
     }
 }
 
@@ -1056,41 +1109,136 @@ mod tests {
     fn units_are_counted_as_without_the_shortcut() {
         crate::geometry::attacks::init();
         let set = crate::rules::builtin_variants();
-        let mut seed = 0x2545_f491_4f6c_dd1du64;
         let mut checked = 0;
         for name in ["chess", "007detente", "007-kingcapture"] {
-            let v = set.get(name).expect("built in");
-            for _ in 0..40 {
-                let mut pos = Position::startpos(v);
-                for _ in 0..60 {
-                    for color in [Color::White, Color::Black] {
-                        let free = pos.pieces(color) & !pinned(&pos, color);
-                        for dirs in [3, 4] {
-                            let all = count_units(&pos, color, dirs, free, u32::MAX);
-                            for need in 1..=12 {
-                                assert_eq!(
-                                    has_units(&pos, color, dirs, need),
-                                    all >= need,
-                                    "{name} {} {color:?} dirs {dirs} need {need}",
-                                    pos.fen()
-                                );
-                                checked += 1;
-                            }
+            random_games(set.get(name).expect("built in"), 40, 60, |pos| {
+                for color in [Color::White, Color::Black] {
+                    let free = pos.pieces(color) & !pinned(pos, color);
+                    for dirs in [3, 4] {
+                        let all = count_units(pos, color, dirs, free, u32::MAX);
+                        for need in 1..=12 {
+                            assert_eq!(
+                                has_units(pos, color, dirs, need),
+                                all >= need,
+                                "{name} {} {color:?} dirs {dirs} need {need}",
+                                pos.fen()
+                            );
+                            checked += 1;
                         }
                     }
-                    let mut list = MoveList::new();
-                    crate::movegen::legal_moves(&mut pos, &mut list);
-                    if list.is_empty() {
-                        break;
-                    }
-                    seed ^= seed << 13;
-                    seed ^= seed >> 7;
-                    seed ^= seed << 17;
-                    pos.make(list[(seed % list.len() as u64) as usize]);
                 }
-            }
+            });
         }
         assert!(checked > 50_000, "{checked}");
+    }
+
+    /// Calls `visit` at each position of `games` random games of `v` of at most `plies` plies.
+    fn random_games(
+        v: &'static crate::position::Variant,
+        games: usize,
+        plies: usize,
+        mut visit: impl FnMut(&mut Position),
+    ) {
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        for _ in 0..games {
+            let mut pos = Position::startpos(v);
+            for _ in 0..plies {
+                visit(&mut pos);
+                let mut list = MoveList::new();
+                crate::movegen::legal_moves(&mut pos, &mut list);
+                if list.is_empty() {
+                    break;
+                }
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                pos.make(list[(seed % list.len() as u64) as usize]);
+            }
+        }
+    }
+
+    /// Quiescence's plies found by judging only the noisy ones are the noisy plies of the full
+    /// legal list, and the answer whether any ply is legal is the full list's, over positions
+    /// of random games in every 007 form.
+    #[test]
+    fn noisy_plies_are_the_noisy_part_of_the_legal_plies() {
+        crate::geometry::attacks::init();
+        let set = crate::rules::builtin_variants();
+        let (mut checked, mut none_noisy_but_legal) = (0, 0);
+        for name in set.names() {
+            let v = set.get(name).expect("listed");
+            let Some(t) = v.mechanics.find::<TurnSchedule>() else {
+                continue;
+            };
+            random_games(v, 12, 80, |pos| {
+                let (noisy, any, _) = check_noisy(t, pos);
+                none_noisy_but_legal += (noisy == 0 && any) as u32;
+                checked += 1;
+            });
+        }
+        assert!(checked > 5_000, "{checked}");
+        assert!(none_noisy_but_legal > 1_000, "{none_noisy_but_legal}");
+        // and every node to depth 3 from the perft suites' sparse positions, where completion
+        // removes plies (captures among them)
+        let sparse = [
+            "7k/5K2/8/8/8/8/8/6Q1 w - - 0 1 1 -/-",
+            "r6k/8/8/8/8/7p/7P/7K b - - 0 1 2 -/-",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1 1 -/-",
+            "7k/7p/5P1P/8/8/p1p5/P1P5/KB6 w - - 0 1 1 -/-",
+            "4k3/8/8/8/8/8/5r2/4K2R w K - 0 1 1 -/-",
+            // Rxh5 would leave Black no ply on the turn's second: not a legal ply
+            "k7/2K5/1P6/7p/8/8/8/7R w - - 0 1 1 -/-",
+        ];
+        let (mut nodes, mut cut) = (0, 0);
+        for name in ["007", "007detente", "007-kingcapture", "progressive007"] {
+            let v = set.get(name).expect("built in");
+            let t = v.mechanics.find::<TurnSchedule>().expect("a 007 form");
+            for fen in sparse {
+                let mut pos = Position::from_fen(v, fen).expect("valid");
+                let (n, c) = walk(t, &mut pos, 3);
+                nodes += n;
+                cut += c;
+            }
+        }
+        assert!(nodes > 10_000, "{nodes}");
+        assert!(cut >= 2, "noisy plies completion removed: {cut}");
+    }
+
+    /// Checks [`TurnSchedule::noisy_plies`] at `pos` against the full legal list: the noisy
+    /// plies it keeps, whether any ply is legal, and how many noisy plies of L(s) completion
+    /// removed.
+    fn check_noisy(t: &TurnSchedule, pos: &mut Position) -> (usize, bool, u32) {
+        let mut all = MoveList::new();
+        legal_moves(pos, &mut all);
+        let mut noisy = MoveList::new();
+        let any = t.noisy_plies(pos, &mut noisy);
+        let mut unfiltered = MoveList::new();
+        plies(pos, &mut unfiltered);
+        let is_noisy = |m: &&Move| crate::movegen::generic::is_noisy(pos, **m);
+        let expected: Vec<Move> = all.iter().filter(is_noisy).copied().collect();
+        assert_eq!(noisy.as_slice(), &expected[..], "{}", pos.fen());
+        assert_eq!(any, !all.is_empty(), "{}", pos.fen());
+        let cut = unfiltered.iter().filter(is_noisy).count() - expected.len();
+        (expected.len(), any, cut as u32)
+    }
+
+    /// [`check_noisy`] at every node of the tree below `pos` to `depth`: the nodes checked and
+    /// the noisy plies completion removed.
+    fn walk(t: &TurnSchedule, pos: &mut Position, depth: u32) -> (u32, u32) {
+        let (_, _, mut cut) = check_noisy(t, pos);
+        let mut nodes = 1;
+        if depth > 0 {
+            let mut all = MoveList::new();
+            legal_moves(pos, &mut all);
+            for &m in all.iter() {
+                pos.make(m);
+                let (n, c) = walk(t, pos, depth - 1);
+                pos.unmake();
+                nodes += n;
+                cut += c;
+            }
+        }
+        (nodes, cut)
     }
 
     fn row(s: Schedule, p: u32) -> (char, u32, u32) {

@@ -553,6 +553,9 @@ impl Game for VariantGame {
     }
     fn noisy_moves(&mut self, list: &mut MoveList) -> bool {
         if !self.staged_noisy {
+            if let Some(any) = crate::movegen::filtered_noisy_moves(&mut self.pos, list) {
+                return any;
+            }
             return noisy_of_legal(self, list);
         }
         crate::movegen::generic::noisy_legal_moves(&mut self.pos, list)
