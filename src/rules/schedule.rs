@@ -579,9 +579,13 @@ impl TurnSchedule {
         if list.is_empty() {
             return;
         }
-        let Some(c) = self.completion(pos) else {
-            return;
-        };
+        if let Some(c) = self.completion(pos) {
+            Self::keep_finishing(pos, list, c);
+        }
+    }
+
+    /// Keeps the plies of `list` after which the turn can be finished.
+    fn keep_finishing(pos: &mut Position, list: &mut MoveList, c: Completion) {
         let mut kept = 0;
         for i in 0..list.len() {
             let m = list[i];
@@ -616,7 +620,7 @@ impl TurnSchedule {
         let Some(c) = self.completion(pos) else {
             return true;
         };
-        self.complete(pos, list);
+        Self::keep_finishing(pos, list, c);
         !list.is_empty() || quiet.iter().any(|&m| Self::finishes(pos, m, c))
     }
 }

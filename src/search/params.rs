@@ -198,10 +198,11 @@ impl SearchParams {
     }
 
     /// History pruning: whether the quiet move at index `i` of a non-PV node at `depth` (not
-    /// in check), whose quiet history is `history`, is skipped. Not the first move.
+    /// in check), whose quiet history `history` gives, is skipped. Not the first move; the
+    /// history is read only where the depth allows pruning.
     #[inline]
-    pub fn prunes_by_history(&self, depth: i32, i: usize, history: i32) -> bool {
-        i > 0 && depth <= self.hist_prune_depth && history < -self.hist_prune_margin * depth
+    pub fn prunes_by_history(&self, depth: i32, i: usize, history: impl FnOnce() -> i32) -> bool {
+        i > 0 && depth <= self.hist_prune_depth && history() < -self.hist_prune_margin * depth
     }
 
     /// Late-move reduction `r` of a quiet move adjusted: less for a move with good history,
@@ -279,14 +280,17 @@ mod tests {
     #[test]
     fn history_pruning_is_off_by_default_and_skips_only_late_bad_moves_when_on() {
         let off = SearchParams::default();
-        assert!(!off.prunes_by_history(1, 10, -100_000));
+        assert!(!off.prunes_by_history(1, 10, || -100_000));
         let mut on = off;
         on.set("HistPruneDepth", "3").unwrap();
         on.set("HistPruneMargin", "1000").unwrap();
-        assert!(on.prunes_by_history(2, 5, -2001));
-        assert!(!on.prunes_by_history(2, 5, -2000), "not below the margin");
-        assert!(!on.prunes_by_history(4, 5, -100_000), "too deep");
-        assert!(!on.prunes_by_history(2, 0, -100_000), "the first move");
+        assert!(on.prunes_by_history(2, 5, || -2001));
+        assert!(
+            !on.prunes_by_history(2, 5, || -2000),
+            "not below the margin"
+        );
+        assert!(!on.prunes_by_history(4, 5, || -100_000), "too deep");
+        assert!(!on.prunes_by_history(2, 0, || -100_000), "the first move");
     }
 
     #[test]

@@ -145,8 +145,9 @@ pub struct Worker<'a, G: Game> {
     params: SearchParams,
     eval: &'a EvalParams,
     local_nodes: u64,
-    /// Nodes this thread has searched (not batched).
-    searched: u64,
+    /// Nodes this thread has added to the shared counter (with `local_nodes`, all it has
+    /// searched).
+    flushed: u64,
     /// Deepest ply reached in the current iteration.
     pub seldepth: u32,
     killers: [[Move; 2]; MAX_PLY + 2],
@@ -206,7 +207,7 @@ impl<'a, G: Game> Worker<'a, G> {
             shared,
             eval,
             local_nodes: 0,
-            searched: 0,
+            flushed: 0,
             seldepth: 0,
             killers: [[Move::NONE; 2]; MAX_PLY + 2],
             hist,
@@ -243,7 +244,7 @@ impl<'a, G: Game> Worker<'a, G> {
 
     /// Nodes this thread has searched so far.
     pub fn searched(&self) -> u64 {
-        self.searched
+        self.flushed + self.local_nodes
     }
 
     /// Nodes searched by this thread that are not yet added to the shared counter.
@@ -252,6 +253,7 @@ impl<'a, G: Game> Worker<'a, G> {
             self.shared
                 .nodes
                 .fetch_add(self.local_nodes, Ordering::Relaxed);
+            self.flushed += self.local_nodes;
             self.local_nodes = 0;
         }
     }
@@ -259,13 +261,13 @@ impl<'a, G: Game> Worker<'a, G> {
     #[inline]
     fn count_node(&mut self) {
         self.local_nodes += 1;
-        self.searched += 1;
         if self.local_nodes >= NODE_BATCH {
             let total = self
                 .shared
                 .nodes
                 .fetch_add(self.local_nodes, Ordering::Relaxed)
                 + self.local_nodes;
+            self.flushed += self.local_nodes;
             self.local_nodes = 0;
             if self.shared.node_limit.is_some_and(|l| total >= l) {
                 self.shared.stop.store(true, Ordering::Relaxed);
@@ -349,7 +351,7 @@ impl<'a, G: Game> Worker<'a, G> {
                 busy.mark(child);
             }
             on_move(m, i + 1);
-            let searched_before = self.searched;
+            let searched_before = self.searched();
             self.count_node();
             let gives_check = self.pos.in_check();
             let new_depth = depth - 1 + gives_check as i32;
@@ -368,7 +370,7 @@ impl<'a, G: Game> Worker<'a, G> {
                 busy.release(child);
             }
             self.pos.unmake();
-            self.root_moves[i].nodes += self.searched - searched_before;
+            self.root_moves[i].nodes += self.searched() - searched_before;
             if self.stopped {
                 break;
             }
@@ -734,9 +736,7 @@ impl<'a, G: Game> Worker<'a, G> {
                     }
                     continue;
                 }
-                if depth <= p.hist_prune_depth
-                    && p.prunes_by_history(depth, i, self.quiet_history(m, ply))
-                {
+                if p.prunes_by_history(depth, i, || self.quiet_history(m, ply)) {
                     continue;
                 }
             }
@@ -941,17 +941,17 @@ impl<'a, G: Game> Worker<'a, G> {
             _ => true,
         };
         if quiet && informative && best.abs() < MATE_BOUND && !self.stopped {
-            let player = self.pos.decider();
-            let (pawns, _) = self.corrections();
-            let key = self.pos.pawn_key();
+            let (player, key) = (self.pos.decider(), self.pos.pawn_key());
+            if self.params.corr_material_weight != 0 {
+                // what the pawn table does not explain yet
+                let pawns = self.hist.correction(Correction::Pawns, player, key);
+                let error = best - raw_eval - pawns;
+                let material = self.pos.material_key();
+                self.hist
+                    .learn_correction(Correction::Material, player, material, depth, error);
+            }
             self.hist
                 .learn_correction(Correction::Pawns, player, key, depth, best - raw_eval);
-            if self.params.corr_material_weight != 0 {
-                let key = self.pos.material_key();
-                let error = best - raw_eval - pawns;
-                self.hist
-                    .learn_correction(Correction::Material, player, key, depth, error);
-            }
         }
     }
 
