@@ -16,7 +16,7 @@ pub use notation::{castling_name, move_to_string, parse_move, MoveError, MoveTex
 
 use crate::geometry::{Bitboard, Color, Square};
 use crate::moves::{Move, MoveList};
-use crate::position::{Hooks, Position};
+use crate::position::{Hooks, LateJudgement, Position};
 
 /// Whether `sq` is attacked by a man of `by` (under the variant's capture rules).
 #[inline]
@@ -51,6 +51,39 @@ pub fn legal_moves(pos: &mut Position, list: &mut MoveList) {
     ordinary_legal_moves(pos, list);
     if pos.mechanics().uses(Hooks::FILTER) {
         apply_filters(pos, list);
+    }
+}
+
+/// The moves of the side to move with the legality filters' early part applied, and what is
+/// left to judge of each ([`judge_late`]): where the variant's only filter judges moves one at a
+/// time (007 turn completion), a search that cuts off after a few moves judges only those.
+/// Elsewhere all legal moves and [`LateJudgement::NONE`]. Judging every move left, in order,
+/// gives [`legal_moves`].
+#[inline]
+pub fn moves_to_judge(pos: &mut Position, list: &mut MoveList) -> LateJudgement {
+    if pos.mechanics().uses(Hooks::FILTER) {
+        if let Some(filter) = pos.mechanics().sole_filter() {
+            ordinary_legal_moves(pos, list);
+            if let Some(late) = filter.filter_early(pos, list) {
+                return late;
+            }
+            filter.filter(pos, list);
+            return LateJudgement::NONE;
+        }
+    }
+    legal_moves(pos, list);
+    LateJudgement::NONE
+}
+
+/// Whether `m`, a move listed by [`moves_to_judge`] with `late`, is legal.
+#[inline]
+pub fn judge_late(pos: &mut Position, m: Move, late: LateJudgement) -> bool {
+    if late.is_none() {
+        return true;
+    }
+    match pos.mechanics().sole_filter() {
+        Some(filter) => filter.judge_late(pos, m, late),
+        None => true,
     }
 }
 

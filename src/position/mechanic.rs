@@ -94,6 +94,23 @@ impl Hooks {
     }
 }
 
+/// What a legality filter left to judge of each move of a list after its early part
+/// ([`Mechanic::filter_early`]): [`LateJudgement::NONE`] where every move left is legal, else
+/// the filter's own word for how it judges a move (read only by it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LateJudgement(pub u32);
+
+impl LateJudgement {
+    /// Every move left in the list is legal.
+    pub const NONE: LateJudgement = LateJudgement(0);
+
+    /// Whether every move left in the list is legal.
+    #[inline(always)]
+    pub fn is_none(self) -> bool {
+        self.0 == 0
+    }
+}
+
 /// A mechanic: a rule that data cannot say, as hooks with do-nothing defaults.
 ///
 /// Hooks are called only when [`Mechanic::hooks`] names them. Moves passed in are legal or
@@ -248,6 +265,19 @@ pub trait Mechanic: AsAny + Send + Sync + 'static {
     /// them without judging every move (Hooks::FILTER): quiescence's moves.
     fn noisy_legal(&self, _pos: &mut Position, _list: &mut MoveList) -> Option<bool> {
         None
+    }
+
+    /// When it is the variant's only legality filter and can judge moves one at a time: the
+    /// part of its filter that applies to the whole list, applied to `list` (the ordinary legal
+    /// moves), and what is left to judge of each move ([`Mechanic::judge_late`]): a search
+    /// that cuts off early then judges only the moves it plays (Hooks::FILTER).
+    fn filter_early(&self, _pos: &mut Position, _list: &mut MoveList) -> Option<LateJudgement> {
+        None
+    }
+
+    /// Whether `m`, left in the list by [`Mechanic::filter_early`] with `late`, is legal.
+    fn judge_late(&self, _pos: &mut Position, _m: Move, _late: LateJudgement) -> bool {
+        true
     }
 
     /// Whether `sq` counts as attacked by `by` for the side to move's own status: in check,

@@ -20,7 +20,9 @@ pub mod zobrist;
 pub use attacks::{is_attacked, types_of};
 pub use fen::FenError;
 pub use legality::{attacked_from_squares, attacked_with, legal_when_played, Change, Legality};
-pub use mechanic::{Built, Hooks, Mechanic, MechanicSpec, Mechanics, ShortcutMasks, Variant};
+pub use mechanic::{
+    Built, Hooks, LateJudgement, Mechanic, MechanicSpec, Mechanics, ShortcutMasks, Variant,
+};
 pub use state::{Field, SquareField, SquareSetField, StateLayout, MECH_WORDS};
 
 use crate::geometry::{Bitboard, Color, Square};

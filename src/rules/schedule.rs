@@ -31,7 +31,9 @@ use crate::geometry::{Bitboard, Color, Square};
 use crate::movegen::{in_check, ordinary_count, ordinary_legal_moves, orthodox};
 use crate::moves::{Move, MoveKind, MoveList};
 use crate::piece::PieceType;
-use crate::position::{Built, FenError, Hooks, Mechanic, MechanicSpec, Position, StateLayout};
+use crate::position::{
+    Built, FenError, Hooks, LateJudgement, Mechanic, MechanicSpec, Position, StateLayout,
+};
 use crate::variant::{data_is_orthodox, GameValue, Outcome, Rules, Section, Verdict};
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -207,6 +209,21 @@ impl Mechanic for TurnSchedule {
 
     fn noisy_legal(&self, pos: &mut Position, list: &mut MoveList) -> Option<bool> {
         Some(self.noisy_plies(pos, list))
+    }
+
+    fn filter_early(&self, pos: &mut Position, list: &mut MoveList) -> Option<LateJudgement> {
+        self.restrict_plies(pos, list);
+        if list.is_empty() {
+            return Some(LateJudgement::NONE);
+        }
+        Some(
+            self.completion(pos)
+                .map_or(LateJudgement::NONE, Completion::late),
+        )
+    }
+
+    fn judge_late(&self, pos: &mut Position, m: Move, late: LateJudgement) -> bool {
+        Self::finishes(pos, m, Completion::from_late(late))
     }
 
     fn after_move(&self, pos: &mut Position, m: Move) {
@@ -545,6 +562,20 @@ pub fn legal_moves(pos: &mut Position, list: &mut MoveList) {
 struct Completion {
     left: u32,
     bulk: bool,
+}
+
+impl Completion {
+    /// As a filter's late judgement (never NONE: `left` is at least 1).
+    fn late(self) -> LateJudgement {
+        LateJudgement(self.left << 1 | self.bulk as u32)
+    }
+
+    fn from_late(late: LateJudgement) -> Completion {
+        Completion {
+            left: late.0 >> 1,
+            bulk: late.0 & 1 == 1,
+        }
+    }
 }
 
 impl TurnSchedule {
@@ -1206,14 +1237,21 @@ mod tests {
         }
         assert!(nodes > 10_000, "{nodes}");
         assert!(cut >= 2, "noisy plies completion removed: {cut}");
+        let (late_plies, late_nodes) = LATE_CUTS.with(|c| c.get());
+        assert!(late_plies >= 10, "plies judged illegal late: {late_plies}");
+        assert!(
+            late_nodes >= 2,
+            "nodes with every ply judged illegal: {late_nodes}"
+        );
     }
 
     /// Checks [`TurnSchedule::noisy_plies`] at `pos` against the full legal list: the noisy
     /// plies it keeps, whether any ply is legal, and how many noisy plies of L(s) completion
-    /// removed.
+    /// removed. Checks the main search's late judgement too ([`check_late`]).
     fn check_noisy(t: &TurnSchedule, pos: &mut Position) -> (usize, bool, u32) {
         let mut all = MoveList::new();
         legal_moves(pos, &mut all);
+        check_late(pos, &all);
         let mut noisy = MoveList::new();
         let any = t.noisy_plies(pos, &mut noisy);
         let mut unfiltered = MoveList::new();
@@ -1224,6 +1262,30 @@ mod tests {
         assert_eq!(any, !all.is_empty(), "{}", pos.fen());
         let cut = unfiltered.iter().filter(is_noisy).count() - expected.len();
         (expected.len(), any, cut as u32)
+    }
+
+    /// The main search's lists ([`crate::movegen::moves_to_judge`], each move judged by
+    /// [`crate::movegen::judge_late`]) keep exactly the legal plies `all`, in their order;
+    /// counts the plies judged illegal late and the nodes where all were.
+    fn check_late(pos: &mut Position, all: &MoveList) {
+        let mut early = MoveList::new();
+        let late = crate::movegen::moves_to_judge(pos, &mut early);
+        let judged: Vec<Move> = early
+            .iter()
+            .copied()
+            .filter(|&m| crate::movegen::judge_late(pos, m, late))
+            .collect();
+        assert_eq!(judged.as_slice(), all.as_slice(), "{}", pos.fen());
+        LATE_CUTS.with(|c| {
+            let (plies, nodes) = c.get();
+            let all_cut = !early.is_empty() && all.is_empty();
+            c.set((plies + early.len() - all.len(), nodes + all_cut as usize));
+        });
+    }
+
+    thread_local! {
+        /// Plies judged illegal late and nodes where every ply was ([`check_late`]).
+        static LATE_CUTS: std::cell::Cell<(usize, usize)> = const { std::cell::Cell::new((0, 0)) };
     }
 
     /// [`check_noisy`] at every node of the tree below `pos` to `depth`: the nodes checked and

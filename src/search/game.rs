@@ -21,10 +21,12 @@ use crate::eval::nnue::AccumulatorStack;
 use crate::eval::EvalParams;
 use crate::geometry::Color;
 use crate::movegen::generic::is_capture;
-use crate::movegen::{in_check, legal_moves, move_to_string, orthodox, see};
+use crate::movegen::{
+    in_check, judge_late, legal_moves, move_to_string, moves_to_judge, orthodox, see,
+};
 use crate::moves::{Move, MoveKind, MoveList};
 use crate::piece::{Piece, PieceType, MAX_PIECE_TYPES};
-use crate::position::{Hooks, Position, Variant};
+use crate::position::{Hooks, LateJudgement, Position, Variant};
 use crate::rules::outcome::{dead_material, extinction, move_rule_draw, no_move_value};
 use crate::variant::GameValue;
 
@@ -83,6 +85,19 @@ pub trait Game: Clone + Send + Sync {
 
     /// All legal moves.
     fn legal_moves(&mut self, list: &mut MoveList);
+
+    /// The moves the main search tries: all legal moves and [`LateJudgement::NONE`], or, where
+    /// a legality filter judges moves one at a time, the moves before that judgement and what
+    /// is left to judge of each ([`Game::judge`], called only for the moves the search plays).
+    fn moves_to_judge(&mut self, list: &mut MoveList) -> LateJudgement {
+        self.legal_moves(list);
+        LateJudgement::NONE
+    }
+
+    /// Whether `m`, listed by [`Game::moves_to_judge`] with `late`, is legal.
+    fn judge(&mut self, _m: Move, _late: LateJudgement) -> bool {
+        true
+    }
 
     /// The legal moves that capture or promote (those quiescence searches), in the order of
     /// [`Game::legal_moves`]; returns whether the side has any legal move at all.
@@ -543,6 +558,14 @@ impl Game for VariantGame {
     #[inline(always)]
     fn legal_moves(&mut self, list: &mut MoveList) {
         legal_moves(&mut self.pos, list);
+    }
+    #[inline(always)]
+    fn moves_to_judge(&mut self, list: &mut MoveList) -> LateJudgement {
+        moves_to_judge(&mut self.pos, list)
+    }
+    #[inline(always)]
+    fn judge(&mut self, m: Move, late: LateJudgement) -> bool {
+        judge_late(&mut self.pos, m, late)
     }
     #[inline(always)]
     fn stages_quiets(&self) -> bool {

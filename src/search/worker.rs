@@ -10,6 +10,7 @@ use super::{INFINITE, MATE, MATE_BOUND, MAX_PLY};
 use crate::eval::EvalParams;
 use crate::moves::{Move, MoveList};
 use crate::piece::PieceType;
+use crate::position::LateJudgement;
 use crate::tt::{Bound, TranspositionTable};
 use crate::variant::GameValue;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -669,13 +670,18 @@ impl<'a, G: Game> Worker<'a, G> {
                 list.clear();
             }
         }
+        // where a filter judges moves one at a time, only the moves played are judged
+        let mut late = LateJudgement::NONE;
         if !staged {
-            self.pos.legal_moves(&mut list);
+            late = self.pos.moves_to_judge(&mut list);
         }
         if list.is_empty() {
             return self.no_move_score(checked, ply);
         }
         if self.pos.move_rule_draw() {
+            if !late.is_none() && !list.iter().any(|&m| self.pos.judge(m, late)) {
+                return self.no_move_score(checked, ply);
+            }
             return 0;
         }
         if !excluded.is_none() && list.len() == 1 {
@@ -700,6 +706,10 @@ impl<'a, G: Game> Worker<'a, G> {
         let mut n_deferred = 0;
         let busy = self.shared.busy.filter(|_| depth >= DEFER_MIN_DEPTH);
         let mut next = 0;
+        // moves judged illegal so far (the others' indices count only the rest) and whether
+        // any was judged legal
+        let mut n_illegal = 0;
+        let mut any_legal = late.is_none();
         loop {
             if staged && (next == n || Self::best_score(scores, next) < ORDER_PROMOTION) {
                 // no capture or promotion cut: the killers, bad captures and quiets follow,
@@ -714,7 +724,11 @@ impl<'a, G: Game> Worker<'a, G> {
             }
             let (m, i, put_off_before) = if next < n {
                 next += 1;
-                (Self::pick(&mut list, scores, next - 1), next - 1, false)
+                (
+                    Self::pick(&mut list, scores, next - 1),
+                    next - 1 - n_illegal,
+                    false,
+                )
             } else if next < n + n_deferred {
                 next += 1;
                 let (m, i) = deferred[next - 1 - n];
@@ -731,7 +745,7 @@ impl<'a, G: Game> Worker<'a, G> {
                 let p = &self.shared.params;
                 if p.prunes_quiet(depth, i, improving, static_eval, alpha) {
                     // the quiets still to pick come later at no higher alpha: pruned as well
-                    if scores[i] < ORDER_QUIETS_BELOW && next <= n {
+                    if next <= n && scores[next - 1] < ORDER_QUIETS_BELOW {
                         next = n;
                     }
                     continue;
@@ -742,6 +756,13 @@ impl<'a, G: Game> Worker<'a, G> {
             }
             if !is_pv && !checked && best > -MATE_BOUND && self.see_prunes(m, quiet, depth) {
                 continue;
+            }
+            if !late.is_none() && !put_off_before {
+                if !self.pos.judge(m, late) {
+                    n_illegal += 1;
+                    continue;
+                }
+                any_legal = true;
             }
             let score;
             if self.pos.owner_picks(m) {
@@ -834,6 +855,14 @@ impl<'a, G: Game> Worker<'a, G> {
                 captures_tried[n_captures] = m;
                 n_captures += 1;
             }
+        }
+        if !any_legal {
+            // every move was judged illegal (or all but the excluded table move)
+            return if excluded.is_none() {
+                self.no_move_score(checked, ply)
+            } else {
+                alpha
+            };
         }
         let bound = if best >= beta {
             Bound::Lower

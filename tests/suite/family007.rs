@@ -1012,6 +1012,24 @@ fn search_finds_the_mate_and_avoids_the_self_mate() {
     assert_eq!(move_to_string(e.position(), r.best).as_str(), "d1d8");
 }
 
+/// The search judges turn completion only for the plies it plays: a node whose plies all fail
+/// it (T7-V13's position, reached by a4a3) is valued by the rules, a draw, which saves Black
+/// from the mate in two after h8g8.
+#[test]
+fn search_values_a_node_whose_plies_all_fail_completion() {
+    let mut e = Engine::new();
+    e.set_variant("007").expect("variant");
+    let fen = "7k/7p/5P1P/8/p7/2p5/P1P5/KB6 b - - 0 1 6 -/-";
+    e.set_position(Some(fen), &[]).expect("fen");
+    let r = e.best_move_at_depth(8);
+    assert_eq!(move_to_string(e.position(), r.best).as_str(), "a4a3");
+    assert_eq!(r.score, 0, "drawn by no completable turn");
+    e.set_position(Some(fen), &["a4a3"]).expect("moves");
+    let mut p = e.position().clone();
+    assert!(moves(&mut p).is_empty());
+    assert_eq!(orthodox_count(&p.fen()), 1, "a ply that fails completion");
+}
+
 /// Plays a game of `variant` against itself; every ply must be legal; returns the result.
 fn self_play(variant: &str, nodes: u64, max_plies: usize) -> (Option<Outcome>, usize) {
     let mut e = Engine::new();
