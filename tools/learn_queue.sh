@@ -22,6 +22,11 @@ cd "$root" || exit 1
 for v in $variants; do
     [ -f "$v/done" ] && continue
     case $v in
+    # 007detente's second try (session 37): twice the data, now that its search judges turn
+    # completion only for the plies it plays (datagen about 0.7x the time); 250,000 positions
+    # gave +15 +/- 20 over 1,104 games (trained at rate 0.001)
+    007detente)
+        extra="--positions 500000 --lambda 0.2 --nodes 10000 --rate 0.0002 --gate-games 1500 --epochs 20" ;;
     # results predict poorly from search scores here (fitted K 549 and 1425 cp against
     # chess's 189): targets weighted to the result, deeper searches; 007detente's net led by
     # +27 +/- 34 at a 400-game cap (session 32), so the gate may play 1,500; learn's rate
