@@ -61,18 +61,15 @@ pub fn legal_moves(pos: &mut Position, list: &mut MoveList) {
 /// gives [`legal_moves`].
 #[inline]
 pub fn moves_to_judge(pos: &mut Position, list: &mut MoveList) -> LateJudgement {
-    if pos.mechanics().uses(Hooks::FILTER) {
-        if let Some(filter) = pos.mechanics().sole_filter() {
-            ordinary_legal_moves(pos, list);
-            if let Some(late) = filter.filter_early(pos, list) {
-                return late;
-            }
-            filter.filter(pos, list);
-            return LateJudgement::NONE;
-        }
-    }
-    legal_moves(pos, list);
-    LateJudgement::NONE
+    let Some(filter) = pos.mechanics().sole_filter() else {
+        legal_moves(pos, list);
+        return LateJudgement::NONE;
+    };
+    ordinary_legal_moves(pos, list);
+    filter.filter_early(pos, list).unwrap_or_else(|| {
+        filter.filter(pos, list);
+        LateJudgement::NONE
+    })
 }
 
 /// Whether `m`, a move listed by [`moves_to_judge`] with `late`, is legal.
