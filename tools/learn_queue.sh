@@ -31,8 +31,13 @@ for v in $variants; do
     # chess's 189): targets weighted to the result, deeper searches; 007detente's net led by
     # +27 +/- 34 at a 400-game cap (session 32), so the gate may play 1,500; learn's rate
     # 0.001 overfitted from epoch 2, and 0.0002 had the lowest validation error (session 34)
-    007* | espionage)
+    007*)
         extra="--positions 250000 --lambda 0.2 --nodes 10000 --rate 0.0002 --gate-games 1500 --epochs 20" ;;
+    # the same targets and searches, but no net fits Espionage's 7x7 board, so its net trains
+    # from zero: 0.0002 was the best rate for a start net whose judgement carries over, too
+    # slow for new weights; its earlier nets (session 13) took 60 epochs at learn's 0.001
+    espionage)
+        extra="--positions 250000 --lambda 0.2 --nodes 10000 --gate-games 1500 --epochs 40" ;;
     # palace's first net (lambda 0.5, 5,000 nodes, 267,221 positions) drew level with its
     # rules-derived evaluation: twice the data, from deeper searches, weighted to the results
     palace)
