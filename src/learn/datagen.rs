@@ -219,35 +219,73 @@ fn play_game(
     }
 }
 
-/// Writes the records that are next in order; returns positions written.
-fn flush_in_order(
-    pending: &mut BTreeMap<usize, GameRecord>,
-    next: &mut usize,
+/// Writes one game's positions with its result (a game without one counts as skipped).
+fn write_record(
+    record: GameRecord,
     out: &mut dyn Write,
     stats: &mut DatagenStats,
 ) -> std::io::Result<()> {
-    while let Some(record) = pending.remove(next) {
-        *next += 1;
-        match record.result {
-            Some(r) => {
-                for row in &record.rows {
-                    match row {
-                        Row::Text(fen, score) => writeln!(out, "{fen} | {r:.1} | {score}")?,
-                        Row::Packed(packed) => {
-                            let mut packed = *packed;
-                            packed[packed::RESULT_BYTE] = (r * 2.0).round() as u8;
-                            out.write_all(&packed)?;
-                        }
-                    }
-                }
-                stats.games += 1;
-                stats.positions += record.rows.len();
-                stats.unpackable += record.unpackable;
+    let Some(r) = record.result else {
+        stats.skipped += 1;
+        return Ok(());
+    };
+    for row in &record.rows {
+        match row {
+            Row::Text(fen, score) => writeln!(out, "{fen} | {r:.1} | {score}")?,
+            Row::Packed(packed) => {
+                let mut packed = *packed;
+                packed[packed::RESULT_BYTE] = (r * 2.0).round() as u8;
+                out.write_all(&packed)?;
             }
-            None => stats.skipped += 1,
         }
     }
+    stats.games += 1;
+    stats.positions += record.rows.len();
+    stats.unpackable += record.unpackable;
     Ok(())
+}
+
+/// Plays games `0..games` on up to `threads` threads, each with its own transposition table
+/// and histories, and hands each game's record to `take` in the games' order, so what is
+/// written does not depend on the threads. An error from `take` stops the games and is
+/// returned.
+pub(super) fn play_in_order<R: Send>(
+    threads: usize,
+    games: usize,
+    play: impl Fn(usize, &TranspositionTable, &HistoryPool) -> R + Sync,
+    mut take: impl FnMut(R) -> std::io::Result<()>,
+) -> std::io::Result<()> {
+    let next_game = AtomicUsize::new(0);
+    let (tx, rx) = mpsc::channel::<(usize, R)>();
+    std::thread::scope(|scope| {
+        for _ in 0..threads.clamp(1, games.max(1)) {
+            let tx = tx.clone();
+            let (next_game, play) = (&next_game, &play);
+            scope.spawn(move || {
+                let tt = TranspositionTable::new(HASH_MB);
+                let histories = HistoryPool::new();
+                loop {
+                    let i = next_game.fetch_add(1, Ordering::Relaxed);
+                    if i >= games || tx.send((i, play(i, &tt, &histories))).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(tx);
+        let (mut pending, mut next) = (BTreeMap::new(), 0);
+        for (i, record) in rx {
+            pending.insert(i, record);
+            while let Some(record) = pending.remove(&next) {
+                next += 1;
+                if let Err(e) = take(record) {
+                    next_game.store(games, Ordering::Relaxed);
+                    return Err(e);
+                }
+            }
+        }
+        Ok(())
+    })
 }
 
 /// Plays `cfg.games` games on `cfg.threads` threads and writes their positions to `out`;
@@ -282,45 +320,19 @@ pub fn generate(
     let eval = evaluation(rules, cfg.eval_file.as_deref()).map_err(std::io::Error::other)?;
     let eval = &eval;
     let start = Instant::now();
-    let next_game = AtomicUsize::new(0);
-    let (tx, rx) = mpsc::channel::<(usize, GameRecord)>();
     let mut stats = DatagenStats::default();
-    std::thread::scope(|scope| -> std::io::Result<()> {
-        for _ in 0..cfg.threads.clamp(1, cfg.games.max(1)) {
-            let tx = tx.clone();
-            let next_game = &next_game;
-            scope.spawn(move || {
-                let tt = TranspositionTable::new(HASH_MB);
-                let histories = HistoryPool::new();
-                let checker = Checker {
-                    tt: &tt,
-                    histories: &histories,
-                    eval,
-                };
-                loop {
-                    let i = next_game.fetch_add(1, Ordering::Relaxed);
-                    if i >= cfg.games
-                        || tx
-                            .send((i, play_game(openings, layout, cfg, i, &checker)))
-                            .is_err()
-                    {
-                        break;
-                    }
-                }
-            });
-        }
-        drop(tx);
-        let (mut pending, mut next) = (BTreeMap::new(), 0);
-        for (i, record) in rx {
-            pending.insert(i, record);
-            let result = flush_in_order(&mut pending, &mut next, out, &mut stats);
-            if let Err(e) = result {
-                next_game.store(cfg.games, Ordering::Relaxed);
-                return Err(e);
-            }
-            if progress {
-                report(&stats, cfg.games, start.elapsed().as_secs_f64());
-            }
+    let play = |i, tt: &TranspositionTable, histories: &HistoryPool| {
+        let checker = Checker {
+            tt,
+            histories,
+            eval,
+        };
+        play_game(openings, layout, cfg, i, &checker)
+    };
+    play_in_order(cfg.threads, cfg.games, play, |record| {
+        write_record(record, out, &mut stats)?;
+        if progress {
+            report(&stats, cfg.games, start.elapsed().as_secs_f64());
         }
         Ok(())
     })?;
@@ -330,7 +342,7 @@ pub fn generate(
 }
 
 /// One progress line on standard error.
-fn report(stats: &DatagenStats, total: usize, secs: f64) {
+pub(super) fn report(stats: &DatagenStats, total: usize, secs: f64) {
     eprintln!(
         "datagen: games {}/{total}, positions {}, {:.1} positions/s",
         stats.games + stats.skipped,

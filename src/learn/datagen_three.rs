@@ -11,7 +11,9 @@
 //! still in it. Every game is seeded from the run's seed and its index and starts with a
 //! cleared table, so the output does not depend on the number of threads.
 
-use super::datagen::{evaluation_three, DatagenConfig, DatagenStats, HASH_MB, RECORD_LIMIT};
+use super::datagen::{
+    evaluation_three, play_in_order, report, DatagenConfig, DatagenStats, RECORD_LIMIT,
+};
 use crate::eval::EvalParams;
 use crate::foreignpolicy::outcome::{points, shared_draw};
 use crate::foreignpolicy::{FpPosition, PASS};
@@ -20,10 +22,8 @@ use crate::openings::Rng;
 use crate::search::paranoid::ParanoidGame;
 use crate::search::{search_game, HistoryPool, SearchContext, SearchLimits, SearchOptions, Silent};
 use crate::tt::TranspositionTable;
-use std::collections::BTreeMap;
 use std::io::Write;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::mpsc;
+use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 /// Plies after which a game is a draw among the players still in it (150 moves each).
@@ -153,29 +153,25 @@ fn play_game(
     }
 }
 
-/// Writes the games that are next in order.
-fn flush_in_order(
-    pending: &mut BTreeMap<usize, GameRecord>,
-    next: &mut usize,
+/// Writes one game's positions with its points (a game without them counts as skipped).
+fn write_record(
+    record: GameRecord,
     out: &mut dyn Write,
     stats: &mut DatagenStats,
 ) -> std::io::Result<()> {
-    while let Some(record) = pending.remove(next) {
-        *next += 1;
-        let Some(p) = record.points else {
-            stats.skipped += 1;
-            continue;
-        };
-        for (fen, u) in &record.rows {
-            writeln!(
-                out,
-                "{fen} | {:.4} {:.4} {:.4} | {} {} {}",
-                p[0], p[1], p[2], u[0], u[1], u[2]
-            )?;
-        }
-        stats.games += 1;
-        stats.positions += record.rows.len();
+    let Some(p) = record.points else {
+        stats.skipped += 1;
+        return Ok(());
+    };
+    for (fen, u) in &record.rows {
+        writeln!(
+            out,
+            "{fen} | {:.4} {:.4} {:.4} | {} {} {}",
+            p[0], p[1], p[2], u[0], u[1], u[2]
+        )?;
     }
+    stats.games += 1;
+    stats.positions += record.rows.len();
     Ok(())
 }
 
@@ -192,45 +188,14 @@ pub fn generate(
     let eval = evaluation_three(cfg.eval_file.as_deref()).map_err(std::io::Error::other)?;
     let eval = &eval;
     let start = Instant::now();
-    let next_game = AtomicUsize::new(0);
-    let (tx, rx) = mpsc::channel::<(usize, GameRecord)>();
     let mut stats = DatagenStats::default();
-    std::thread::scope(|scope| -> std::io::Result<()> {
-        for _ in 0..cfg.threads.clamp(1, cfg.games.max(1)) {
-            let tx = tx.clone();
-            let next_game = &next_game;
-            scope.spawn(move || {
-                let tt = TranspositionTable::new(HASH_MB);
-                let histories = HistoryPool::new();
-                loop {
-                    let i = next_game.fetch_add(1, Ordering::Relaxed);
-                    if i >= cfg.games
-                        || tx
-                            .send((i, play_game(cfg, i, &tt, &histories, eval)))
-                            .is_err()
-                    {
-                        break;
-                    }
-                }
-            });
-        }
-        drop(tx);
-        let (mut pending, mut next) = (BTreeMap::new(), 0);
-        for (i, record) in rx {
-            pending.insert(i, record);
-            if let Err(e) = flush_in_order(&mut pending, &mut next, out, &mut stats) {
-                next_game.store(cfg.games, Ordering::Relaxed);
-                return Err(e);
-            }
-            if progress {
-                eprintln!(
-                    "datagen: games {}/{}, positions {}, {:.1} positions/s",
-                    stats.games + stats.skipped,
-                    cfg.games,
-                    stats.positions,
-                    stats.positions as f64 / start.elapsed().as_secs_f64().max(1e-9)
-                );
-            }
+    let play = |i, tt: &TranspositionTable, histories: &HistoryPool| {
+        play_game(cfg, i, tt, histories, eval)
+    };
+    play_in_order(cfg.threads, cfg.games, play, |record| {
+        write_record(record, out, &mut stats)?;
+        if progress {
+            report(&stats, cfg.games, start.elapsed().as_secs_f64());
         }
         Ok(())
     })?;
