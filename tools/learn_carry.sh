@@ -3,7 +3,7 @@
 # repository. A new machine starts without the folder beside the checkout, and a 007 form's
 # round (an hour of data, training, then a gate of up to 1,500 games) outlasts a session.
 # `save` copies what the gate needs (the manifest, the opening book, the round's nets and the
-# gate's games so far) into nets/wip/V; the data stays behind (the manifest's commands rebuild
+# gate's games so far, each cut to the tags the resume reads) into nets/wip/V; the data stays behind (the manifest's commands rebuild
 # it). `restore` puts it back into WORK_ROOT/V, where `chimera learn` (or tools/learn_queue.sh)
 # resumes the gate from the games already played. build.rs embeds only the nets directly in
 # nets/, so nothing in nets/wip/ is built in.
@@ -31,7 +31,14 @@ for v in "$@"; do
         cp "$from/learn.manifest" "$from/book.fen" "$wip/$v/"
         [ -f "$from/report.md" ] && cp "$from/report.md" "$wip/$v/"
         cp "$from"/nets/*.nnue "$wip/$v/nets/"
-        cp "$from"/gates/*.pgn "$wip/$v/gates/" 2>/dev/null
+        # the gate resumes from each game's White, Black, Round and Result alone, so the
+        # carried games are their tags (about 80 bytes a game, not 2,000)
+        for pgn in "$from"/gates/*.pgn; do
+            [ -f "$pgn" ] || continue
+            awk '/^\[(Round|White|Black|Result) "/ { print }
+                 /^\[Result "/ { r = $2; gsub(/["\]]/, "", r); print ""; print r; print "" }' \
+                "$pgn" > "$wip/$v/gates/$(basename "$pgn")"
+        done
         echo "$v: saved to nets/wip/$v ($(grep -c '^\[Result ' "$wip/$v"/gates/*.pgn 2>/dev/null | awk -F: '{s+=$NF} END {print s+0}') gate games)"
         ;;
     restore)
