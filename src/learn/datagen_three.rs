@@ -20,10 +20,11 @@ use crate::foreignpolicy::{FpPosition, PASS};
 use crate::moves::{Move, MoveKind, MoveList};
 use crate::openings::Rng;
 use crate::search::paranoid::ParanoidGame;
-use crate::search::{search_game, HistoryPool, SearchContext, SearchLimits, SearchOptions, Silent};
+use crate::search::{
+    search_game, with_quiet_flags, HistoryPool, SearchLimits, SearchOptions, Silent,
+};
 use crate::tt::TranspositionTable;
 use std::io::Write;
-use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 /// Plies after which a game is a draw among the players still in it (150 moves each).
@@ -87,20 +88,11 @@ fn search_three(
     histories: &HistoryPool,
     eval: &EvalParams,
 ) -> (Move, Option<[i32; 3]>) {
-    let limits = SearchLimits {
-        nodes: Some(nodes),
-        ..Default::default()
-    };
-    let (stop, pondering) = (AtomicBool::new(false), AtomicBool::new(false));
-    let ctx = SearchContext {
-        tt,
-        eval,
-        stop: &stop,
-        pondering: &pondering,
-        histories,
-    };
+    let limits = SearchLimits::of_nodes(nodes);
     let game = ParanoidGame::new(pos.clone());
-    let r = search_game(&game, &limits, &SearchOptions::default(), &ctx, &Silent);
+    let r = with_quiet_flags(tt, eval, histories, |ctx| {
+        search_game(&game, &limits, &SearchOptions::default(), ctx, &Silent)
+    });
     let mut end = pos.clone();
     for &m in &r.pv {
         end.make(m);

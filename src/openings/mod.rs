@@ -13,9 +13,8 @@ use crate::moves::Move;
 use crate::moves::MoveList;
 use crate::position::{Position, Variant};
 use crate::rules::outcome::verdict;
-use crate::search::{search, HistoryPool, SearchContext, SearchLimits, SearchOptions, Silent};
+use crate::search::{search, with_quiet_flags, HistoryPool, SearchLimits, SearchOptions, Silent};
 use crate::tt::TranspositionTable;
-use std::sync::atomic::AtomicBool;
 
 /// Openings whose short search scores beyond this (centipawns) are dropped.
 pub const MAX_IMBALANCE: i32 = 300;
@@ -49,19 +48,10 @@ pub(crate) fn search_move(
     histories: &HistoryPool,
     eval: &EvalParams,
 ) -> (Move, i32) {
-    let limits = SearchLimits {
-        nodes: Some(nodes),
-        ..Default::default()
-    };
-    let (stop, pondering) = (AtomicBool::new(false), AtomicBool::new(false));
-    let ctx = SearchContext {
-        tt,
-        eval,
-        stop: &stop,
-        pondering: &pondering,
-        histories,
-    };
-    let r = search(pos, &limits, &SearchOptions::default(), &ctx, &Silent);
+    let limits = SearchLimits::of_nodes(nodes);
+    let r = with_quiet_flags(tt, eval, histories, |ctx| {
+        search(pos, &limits, &SearchOptions::default(), ctx, &Silent)
+    });
     let white = match pos.chooser() {
         Color::White => r.score,
         Color::Black => -r.score,

@@ -237,13 +237,7 @@ mod tests {
     fn limits_are_kept() {
         // a node limit ends the search with a legal answer
         let start = crate::foreignpolicy::START_FEN;
-        let r = run(
-            start,
-            SearchLimits {
-                nodes: Some(5000),
-                ..Default::default()
-            },
-        );
+        let r = run(start, SearchLimits::of_nodes(5000));
         let mut legal = MoveList::new();
         FpPosition::startpos().legal_moves(&mut legal);
         assert!(legal.iter().any(|&m| m == r.best));

@@ -18,7 +18,9 @@ mod worker;
 
 pub use history::HistoryPool;
 pub use params::{SearchParams, Tunable, TUNABLES};
-pub use threads::{search, search_game, SearchContext, SearchOptions, SearchResult};
+pub use threads::{
+    search, search_game, with_quiet_flags, SearchContext, SearchOptions, SearchResult,
+};
 pub use time::{Settling, TimeManager};
 
 use crate::moves::Move;
@@ -55,6 +57,16 @@ pub struct SearchLimits {
     pub searchmoves: Vec<Move>,
     /// Pondering: don't stop on time until `ponderhit`.
     pub ponder: bool,
+}
+
+impl SearchLimits {
+    /// A search bounded by its node count alone.
+    pub fn of_nodes(nodes: u64) -> SearchLimits {
+        SearchLimits {
+            nodes: Some(nodes),
+            ..Default::default()
+        }
+    }
 }
 
 /// A score as reported to a GUI.
@@ -145,21 +157,12 @@ pub fn wdl(score: ReportedScore, model: crate::variant::WdlModel) -> (u32, u32, 
 /// down): the unit tests of the searches share it.
 #[cfg(test)]
 pub(crate) fn with_test_context<R>(f: impl FnOnce(&SearchContext) -> R) -> R {
-    use std::sync::atomic::AtomicBool;
     let tt = crate::tt::TranspositionTable::new(16);
     let chess = crate::rules::builtin_variants()
         .get("chess")
         .expect("chess is built in");
     let eval = crate::eval::EvalParams::new(chess);
-    let (stop, pondering) = (AtomicBool::new(false), AtomicBool::new(false));
-    let histories = HistoryPool::new();
-    f(&SearchContext {
-        tt: &tt,
-        eval: &eval,
-        stop: &stop,
-        pondering: &pondering,
-        histories: &histories,
-    })
+    with_quiet_flags(&tt, &eval, &HistoryPool::new(), f)
 }
 
 #[cfg(test)]

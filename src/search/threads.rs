@@ -91,6 +91,24 @@ pub struct SearchContext<'a> {
     pub histories: &'a HistoryPool,
 }
 
+/// Runs `f` with a context over `tt`, `eval` and `histories` whose stop and ponder flags stay
+/// down: searches bounded by their own limits alone (data generation, openings, tests).
+pub fn with_quiet_flags<R>(
+    tt: &TranspositionTable,
+    eval: &EvalParams,
+    histories: &HistoryPool,
+    f: impl FnOnce(&SearchContext) -> R,
+) -> R {
+    let (stop, pondering) = (AtomicBool::new(false), AtomicBool::new(false));
+    f(&SearchContext {
+        tt,
+        eval,
+        stop: &stop,
+        pondering: &pondering,
+        histories,
+    })
+}
+
 /// Runs a search to completion (or until `stop` is set) and returns its result.
 pub fn search(
     root: &Position,
