@@ -3,10 +3,11 @@
 # repository. A new machine starts without the folder beside the checkout, and a 007 form's
 # round (an hour of data, training, then a gate of up to 1,500 games) outlasts a session.
 # `save` copies what the gate needs (the manifest, the opening book, the round's nets and the
-# gate's games so far, each cut to the tags the resume reads) into nets/wip/V; the data stays behind (the manifest's commands rebuild
-# it). `restore` puts it back into WORK_ROOT/V, where `chimera learn` (or tools/learn_queue.sh)
+# gate's games so far, each cut to the tags the resume reads) into nets/wip/V; the data stays
+# behind (the manifest's commands rebuild it; the carried report.md still counts it).
+# `restore` puts it back into WORK_ROOT/V, where `chimera learn` (or tools/learn_queue.sh)
 # resumes the gate from the games already played. build.rs embeds only the nets directly in
-# nets/, so nothing in nets/wip/ is built in.
+# nets/, so nothing in nets/wip/ is built in. Delete nets/wip/V once its round is installed.
 #   tools/learn_carry.sh save|restore WORK_ROOT VARIANT...
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
