@@ -11,6 +11,10 @@
 # difference between the two rules files, not a result (fix the file and play again).
 #
 #   tools/seed_strength.sh ENGINE BASE FSF OUT_DIR [GAME_PAIRS (50)] [VARIANTS]
+#
+# CONCURRENCY=1 plays one game at a time: a clean 10+0.1 on one core while a learn round,
+# niced, has the other (the default, 2, wants both cores idle). OPPONENTS=base (or fsf) plays
+# only those matches (default "base fsf").
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 engine=$1
@@ -18,6 +22,8 @@ base=$2
 fsf=$3
 out=$4
 pairs=${5:-50}
+concurrency=${CONCURRENCY:-2}
+opponents=${OPPONENTS:-base fsf}
 variants=${6:-"interior periphery haven palace missingfile jadoube"}
 mkdir -p "$out"
 fsf_ini=$here/../tests/fairy-stockfish/variants.ini
@@ -35,14 +41,16 @@ play() { # NAME VARIANT OPPONENT-ARGS...
         sed -n 's/^info string genfens //p' | awk "$rights" > "$book"
     "$engine" match -variant "$v" -engine cmd="$engine" name=chimera "$@" \
         -each tc=10+0.1 timemargin=100 option.Hash=64 -games 2 -rounds "$pairs" -repeat \
-        -concurrency 2 -openings file="$book" order=sequential -maxmoves 300 -ratinginterval 20 \
+        -concurrency "$concurrency" -openings file="$book" order=sequential -maxmoves 300 -ratinginterval 20 \
         -pgnout "$out/$name.pgn" -resume > "$out/$name.log" 2>&1 ||
         echo "$name: the match stopped with an error (see $out/$name.log)"
 }
 
 for v in $variants; do
-    play "$v-base" "$v" -engine cmd="$base" name=c0a0ab0
-    if [ "$v" != jadoube ]; then
+    if [[ " $opponents " == *" base "* ]]; then
+        play "$v-base" "$v" -engine cmd="$base" name=c0a0ab0
+    fi
+    if [ "$v" != jadoube ] && [[ " $opponents " == *" fsf "* ]]; then
         play "$v-fsf" "$v" -engine cmd="$fsf" name=fairy-stockfish option.VariantPath="$fsf_ini"
     fi
 done
