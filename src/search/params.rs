@@ -76,6 +76,8 @@ tunables! {
         "Late-move pruning where the evaluation improves: quiet moves from index base + factor * depth^2 on are skipped.";
     lmp_factor: "LmpFactor" = 2 in 1..=5, c_end 0.5,
         "Late-move pruning where the evaluation improves: see LmpBase.";
+    lmp_max_depth: "LmpMaxDepth" = 3 in 1..=12, c_end 0.5,
+        "Late-move pruning: the deepest remaining depth it applies at.";
     futility_max_depth: "FutilityMaxDepth" = 6 in 3..=10, c_end 0.5,
         "Futility pruning: the deepest remaining depth at which quiet moves are skipped.";
     futility_base: "FutilityBase" = 80 in 0..=250, c_end 10.0,
@@ -131,8 +133,6 @@ const LMR_MIN_INDEX: usize = 3;
 const LMP_BASE_WORSENING: usize = 3;
 /// See [`LMP_BASE_WORSENING`].
 const LMP_FACTOR_WORSENING: i32 = 1;
-/// Late-move pruning: the deepest remaining depth it applies at.
-const LMP_MAX_DEPTH: i32 = 3;
 
 impl SearchParams {
     /// Sets the constant named `name` (case-insensitive, as UCI option names are): `Ok(false)`
@@ -186,7 +186,8 @@ impl SearchParams {
         } else {
             LMP_BASE_WORSENING + (LMP_FACTOR_WORSENING * depth * depth) as usize
         };
-        (depth <= LMP_MAX_DEPTH && i >= late) || (i > 0 && self.futile(depth, static_eval, alpha))
+        (depth <= self.lmp_max_depth && i >= late)
+            || (i > 0 && self.futile(depth, static_eval, alpha))
     }
 
     /// Futility pruning: whether a non-PV node's quiet moves after its first cannot raise
@@ -291,6 +292,22 @@ mod tests {
         );
         assert!(!on.prunes_by_history(4, 5, || -100_000), "too deep");
         assert!(!on.prunes_by_history(2, 0, || -100_000), "the first move");
+    }
+
+    #[test]
+    fn late_move_pruning_stops_at_its_deepest_depth() {
+        // alpha far below the evaluation, so futility prunes nothing: only the move count
+        let (eval, alpha) = (0, -10_000);
+        let mut p = SearchParams::default();
+        // improving at depth 3: moves from index 4 + 2 * 9 = 22 on
+        assert!(p.prunes_quiet(3, 22, true, eval, alpha));
+        assert!(!p.prunes_quiet(3, 21, true, eval, alpha));
+        // not improving at depth 4: from 3 + 16 = 19, but only once the limit reaches 4
+        assert!(!p.prunes_quiet(4, 60, false, eval, alpha), "deeper than 3");
+        p.set("LmpMaxDepth", "4").unwrap();
+        assert!(p.prunes_quiet(4, 19, false, eval, alpha));
+        assert!(!p.prunes_quiet(4, 18, false, eval, alpha));
+        assert!(!p.prunes_quiet(5, 60, false, eval, alpha), "deeper than 4");
     }
 
     #[test]
