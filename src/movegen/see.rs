@@ -96,7 +96,8 @@ fn least_valuable(pos: &Position, men: Bitboard, values: &[i32]) -> (PieceType, 
 /// The men of both sides among `occ` that capture on `sq` when the occupancy is `occ`.
 #[inline]
 pub fn attackers_to(pos: &Position, sq: Square, occ: Bitboard) -> Bitboard {
-    if pos.rules().orthodox {
+    // the compiled tables of orthodox men ignore regions too: the same relation, faster
+    if pos.rules().orthodox_men {
         orthodox_attackers(pos, sq, occ)
     } else {
         compiled_attackers(pos, sq, Color::White, occ)
@@ -226,6 +227,16 @@ mod tests {
         }
     }
 
+    /// Both tables' attackers of every square of `pos`, compared.
+    fn assert_tables_agree(pos: &Position, what: &str) {
+        let occ = pos.occupied();
+        for sq in pos.rules().board.iter() {
+            let generic = compiled_attackers(pos, sq, Color::White, occ)
+                | compiled_attackers(pos, sq, Color::Black, occ);
+            assert_eq!(orthodox_attackers(pos, sq, occ), generic, "{what} {sq:?}");
+        }
+    }
+
     #[test]
     fn generic_tables_agree_with_the_orthodox_ones() {
         let rules = builtin_variants().get("chess").expect("built in");
@@ -234,14 +245,47 @@ mod tests {
             "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4",
             "4k3/8/2p5/3n4/8/5B2/8/K7 w - - 0 1",
         ] {
-            let pos = Position::from_fen(rules, fen).expect("fen");
-            for sq in 0..64u8 {
-                let sq = Square::new(sq);
-                let occ = pos.occupied();
-                let generic = compiled_attackers(&pos, sq, Color::White, occ)
-                    | compiled_attackers(&pos, sq, Color::Black, occ);
-                assert_eq!(orthodox_attackers(&pos, sq, occ), generic, "{fen} {sq:?}");
-            }
+            assert_tables_agree(&Position::from_fen(rules, fen).expect("fen"), fen);
         }
+    }
+
+    /// `attackers_to` takes the orthodox tables wherever the men are orthodox, regions and
+    /// other rules aside: there they must give what the compiled tables give, along games.
+    #[test]
+    fn variants_of_orthodox_men_attack_as_the_orthodox_tables_say() {
+        let set = builtin_variants();
+        for (name, men) in [
+            ("periphery", true),
+            ("interior", true),
+            ("haven", true),
+            ("garrison", true),
+            ("jadoube", false),
+            ("palace", false),
+            ("missingfile", false),
+        ] {
+            let rules = set.get(name).expect("built in");
+            assert_eq!(rules.orthodox_men, men, "{name}");
+        }
+        let mut checked = 0;
+        for name in set.names() {
+            let rules = set.get(name).expect("listed");
+            if !rules.orthodox_men {
+                continue;
+            }
+            let mut pos = Position::startpos(rules);
+            // a walk of up to 40 plies, each the move at a varying index of the legal list
+            for ply in 0..40usize {
+                assert_tables_agree(&pos, &format!("{name} {}", pos.fen()));
+                let mut list = crate::movegen::MoveList::new();
+                crate::movegen::legal_moves(&mut pos, &mut list);
+                if list.is_empty() {
+                    break;
+                }
+                let m = list[(ply * 7 + 3) % list.len()];
+                pos.make(m);
+            }
+            checked += 1;
+        }
+        assert!(checked >= 10, "only {checked} variants of orthodox men");
     }
 }

@@ -10,8 +10,8 @@
 use super::{MECHANICS, SELECTORS};
 use crate::position::{Hooks, Mechanic, Mechanics, Position, StateLayout, Variant};
 use crate::variant::{
-    compile, generator_is_orthodox, parse_ini, IniError, IniFile, Section, Setting, Settings,
-    BUILTIN_INI,
+    compile, generator_is_orthodox, men_are_orthodox, parse_ini, IniError, IniFile, Section,
+    Setting, Settings, BUILTIN_INI,
 };
 use once_cell::sync::Lazy;
 use std::collections::{BTreeMap, BTreeSet};
@@ -145,6 +145,7 @@ fn build(ctx: &Section) -> Result<&'static Variant, IniError> {
         ));
     }
     rules.orthodox = generator_is_orthodox(&rules) && !mechanics.uses(Hooks::GENERIC_ONLY);
+    rules.orthodox_men = men_are_orthodox(&rules);
     let variant = Variant::leak(rules, mechanics);
     // the start position must parse
     if let Err(e) = Position::from_fen(variant, &variant.start_fen) {

@@ -11,7 +11,8 @@ mod wdl;
 
 pub use ini::{parse_ini, IniError, IniFile};
 pub use registry::{
-    compile, data_is_orthodox, generator_is_orthodox, Section, Setting, Settings, BUILTIN_INI,
+    compile, data_is_orthodox, generator_is_orthodox, men_are_orthodox, Section, Setting, Settings,
+    BUILTIN_INI,
 };
 pub use wdl::WdlModel;
 
@@ -166,6 +167,9 @@ pub struct Rules {
     /// no mechanic needs a hook that generator does not call (decided when the variant is
     /// loaded). Orthodox chess itself is [`data_is_orthodox`].
     pub orthodox: bool,
+    /// Whether the men are orthodox chess's on its board, regions and the other rules aside
+    /// ([`men_are_orthodox`]): their attacks are the orthodox tables'.
+    pub orthodox_men: bool,
     /// The types in use as a bit set (bit `t` for type `t`), derived from `pieces`.
     pub type_mask: u16,
     /// Whether castling needs the king not in, through or into check (`checking`, or

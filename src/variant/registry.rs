@@ -480,6 +480,7 @@ pub fn compile(ctx: &Section, mechanic_keys: &[&str]) -> Result<Rules, IniError>
         barred_value: GameValue::Draw,
         piece_value: [[None; MAX_PIECE_TYPES]; 2],
         orthodox: false,
+        orthodox_men: false,
         type_mask,
         castling_checks: true,
         nnue_file: None,
@@ -1182,6 +1183,25 @@ pub fn generator_is_orthodox(r: &Rules) -> bool {
     orthodox_data(r, true)
 }
 
+/// Whether the men of these rules are orthodox chess's on its board: the six types with their
+/// moves and captures and no other type, whatever the regions they may move in and whatever
+/// the rest of the rules. Their capture relation, regions aside, is the orthodox tables'.
+pub fn men_are_orthodox(r: &Rules) -> bool {
+    let std_pieces = ORTHODOX_PIECES
+        .iter()
+        .enumerate()
+        .all(|(i, (_, _, betza))| {
+            r.pieces[i].as_ref().is_some_and(|d| {
+                d.betza == *betza
+                    && !d.moves.no_adjacent_capture
+                    && !d.moves.mirror_leap
+                    && !d.moves.added_leaps
+            })
+        });
+    let no_fairies = r.pieces.iter().skip(6).all(|p| p.is_none());
+    std_pieces && no_fairies && r.shape == BoardShape::STANDARD
+}
+
 /// [`data_is_orthodox`], or with `any_castling` [`generator_is_orthodox`].
 ///
 /// Every field of [`Rules`] is named here: a field added to `Rules` does not compile until
@@ -1202,13 +1222,15 @@ fn orthodox_data(r: &Rules, any_castling: bool) -> bool {
         nnue_variant: _,
         wdl: _,
         orthodox: _,
+        orthodox_men: _,
         type_mask: _,
         chess960: _, // the spelling of castling only
         royal: _,
+        // compared by men_are_orthodox
+        shape: _,
+        pieces: _,
         // compared below
-        shape,
         board: _,
-        pieces,
         mobility,
         promotion_region,
         promotion_types: _,
@@ -1230,23 +1252,9 @@ fn orthodox_data(r: &Rules, any_castling: bool) -> bool {
         extinction_types: _,
         castling_checks,
     } = r;
-    let std_pieces = ORTHODOX_PIECES
-        .iter()
-        .enumerate()
-        .all(|(i, (_, _, betza))| {
-            pieces[i].as_ref().is_some_and(|d| {
-                d.betza == *betza
-                    && !d.moves.no_adjacent_capture
-                    && !d.moves.mirror_leap
-                    && !d.moves.added_leaps
-            })
-        });
-    let no_fairies = pieces.iter().skip(6).all(|p| p.is_none());
     let full = mobility.iter().all(|c| c.iter().all(|&m| m == r.board));
-    std_pieces
-        && no_fairies
+    men_are_orthodox(r)
         && full
-        && *shape == BoardShape::STANDARD
         && *promotion_region == [Bitboard::RANK_1.shift_ranks(7), Bitboard::RANK_1]
         && *mandatory_promotion
         && *double_step
