@@ -256,6 +256,25 @@ mod tests {
         }
     }
 
+    /// Each position of a walk of up to `plies` plies from `rules`' start, each ply the legal
+    /// move at a varying index of the list.
+    fn walk(
+        rules: &'static crate::position::Variant,
+        plies: usize,
+        mut visit: impl FnMut(&Position),
+    ) {
+        let mut pos = Position::startpos(rules);
+        for ply in 0..plies {
+            visit(&pos);
+            let mut list = crate::movegen::MoveList::new();
+            crate::movegen::legal_moves(&mut pos, &mut list);
+            if list.is_empty() {
+                break;
+            }
+            pos.make(list[(ply * 7 + 3) % list.len()]);
+        }
+    }
+
     /// The one-pass attackers of both colours against each man asked alone, along a walk in
     /// every built-in variant (hoppers, range limits, men that capture only at a distance).
     #[test]
@@ -263,8 +282,7 @@ mod tests {
         let set = builtin_variants();
         for name in set.names() {
             let rules = set.get(name).expect("listed");
-            let mut pos = Position::startpos(rules);
-            for ply in 0..30usize {
+            walk(rules, 30, |pos| {
                 let occ = pos.occupied();
                 for sq in rules.board.iter() {
                     let mut one_by_one = Bitboard::EMPTY;
@@ -280,18 +298,12 @@ mod tests {
                     }
                     let fen = pos.fen();
                     assert_eq!(
-                        compiled_attackers(&pos, sq, occ),
+                        compiled_attackers(pos, sq, occ),
                         one_by_one,
                         "{name} {fen} {sq:?}"
                     );
                 }
-                let mut list = crate::movegen::MoveList::new();
-                crate::movegen::legal_moves(&mut pos, &mut list);
-                if list.is_empty() {
-                    break;
-                }
-                pos.make(list[(ply * 5 + 1) % list.len()]);
-            }
+            });
         }
     }
 
@@ -318,18 +330,9 @@ mod tests {
             if !rules.orthodox_men {
                 continue;
             }
-            let mut pos = Position::startpos(rules);
-            // a walk of up to 40 plies, each the move at a varying index of the legal list
-            for ply in 0..40usize {
-                assert_tables_agree(&pos, &format!("{name} {}", pos.fen()));
-                let mut list = crate::movegen::MoveList::new();
-                crate::movegen::legal_moves(&mut pos, &mut list);
-                if list.is_empty() {
-                    break;
-                }
-                let m = list[(ply * 7 + 3) % list.len()];
-                pos.make(m);
-            }
+            walk(rules, 40, |pos| {
+                assert_tables_agree(pos, &format!("{name} {}", pos.fen()))
+            });
             checked += 1;
         }
         assert!(checked >= 10, "only {checked} variants of orthodox men");
