@@ -481,22 +481,15 @@ mod tests {
         for name in set.names() {
             let rules = set.get(name).expect("listed");
             let params = EvalParams::new(rules);
-            let mut pos = Position::startpos(rules);
             // a few plies of a fixed walk, so pieces stand off their home squares
-            for ply in 0..12 {
-                let trace = params.trace(&pos);
+            crate::movegen::walk(rules, 12, |ply, pos| {
+                let trace = params.trace(pos);
                 let white = match pos.side_to_move() {
-                    Color::White => params.evaluate(&pos),
-                    Color::Black => -params.evaluate(&pos),
+                    Color::White => params.evaluate(pos),
+                    Color::Black => -params.evaluate(pos),
                 };
                 assert_eq!(trace.score(&WEIGHTS), white, "{name} ply {ply}");
-                let mut list = crate::moves::MoveList::new();
-                crate::movegen::legal_moves(&mut pos, &mut list);
-                if list.is_empty() {
-                    break;
-                }
-                pos.make(list[(ply * 7 + 3) % list.len()]);
-            }
+            });
         }
     }
 

@@ -224,3 +224,24 @@ pub fn count_passing<J: LeafJudge>(pos: &mut Position, judge: &mut J) -> usize {
         generic::count_passing(pos, judge)
     }
 }
+
+/// Visits each position of a fixed walk of up to `plies` plies from `rules`' start (with its
+/// ply number), each ply the legal move at a varying index of the list: positions with men
+/// off their home squares, the same on every run, for the unit tests.
+#[cfg(test)]
+pub(crate) fn walk(
+    rules: &'static crate::position::Variant,
+    plies: usize,
+    mut visit: impl FnMut(usize, &Position),
+) {
+    let mut pos = Position::startpos(rules);
+    for ply in 0..plies {
+        visit(ply, &pos);
+        let mut list = MoveList::new();
+        legal_moves(&mut pos, &mut list);
+        if list.is_empty() {
+            break;
+        }
+        pos.make(list[(ply * 7 + 3) % list.len()]);
+    }
+}

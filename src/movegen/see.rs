@@ -172,7 +172,7 @@ fn compiled_attackers(pos: &Position, sq: Square, occ: Bitboard) -> Bitboard {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::movegen::parse_move;
+    use crate::movegen::{parse_move, walk};
     use crate::rules::builtin_variants;
 
     /// Chess values as the tests reason with them (pawn, knight, bishop, rook, queen, king).
@@ -256,25 +256,6 @@ mod tests {
         }
     }
 
-    /// Each position of a walk of up to `plies` plies from `rules`' start, each ply the legal
-    /// move at a varying index of the list.
-    fn walk(
-        rules: &'static crate::position::Variant,
-        plies: usize,
-        mut visit: impl FnMut(&Position),
-    ) {
-        let mut pos = Position::startpos(rules);
-        for ply in 0..plies {
-            visit(&pos);
-            let mut list = crate::movegen::MoveList::new();
-            crate::movegen::legal_moves(&mut pos, &mut list);
-            if list.is_empty() {
-                break;
-            }
-            pos.make(list[(ply * 7 + 3) % list.len()]);
-        }
-    }
-
     /// The one-pass attackers of both colours against each man asked alone, along a walk in
     /// every built-in variant (hoppers, range limits, men that capture only at a distance).
     #[test]
@@ -282,7 +263,7 @@ mod tests {
         let set = builtin_variants();
         for name in set.names() {
             let rules = set.get(name).expect("listed");
-            walk(rules, 30, |pos| {
+            walk(rules, 30, |_, pos| {
                 let occ = pos.occupied();
                 for sq in rules.board.iter() {
                     let mut one_by_one = Bitboard::EMPTY;
@@ -330,7 +311,7 @@ mod tests {
             if !rules.orthodox_men {
                 continue;
             }
-            walk(rules, 40, |pos| {
+            walk(rules, 40, |_, pos| {
                 assert_tables_agree(pos, &format!("{name} {}", pos.fen()))
             });
             checked += 1;
